@@ -1,0 +1,29 @@
+"""An exact Gin Rummy rules engine, with computer players, apps and a scorekeeper on top.
+
+>>> from ginrummy import CardSet, deadwood
+>>> deadwood(CardSet.parse('As 2s 3s 4s 5h 6h 7h 9c 9d 9s').mask)
+0
+"""
+
+from .cards import CardSet, card_str, parse_card, parse_cards
+from .errors import GinRummyError, IllegalActionError, NotationError, RecordError, RulesError
+from .melds import best_arrangement, best_defense, best_discards, deadwood, min_deadwood_after_discard
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CardSet",
+    "GinRummyError",
+    "IllegalActionError",
+    "NotationError",
+    "RecordError",
+    "RulesError",
+    "best_arrangement",
+    "best_defense",
+    "best_discards",
+    "card_str",
+    "deadwood",
+    "min_deadwood_after_discard",
+    "parse_card",
+    "parse_cards",
+]
