@@ -1,0 +1,224 @@
+"""Player actions: typed, with a stable integer encoding and a text notation that round-trips.
+
+=====================  ==================  =====================
+action                 integer             text
+=====================  ==================  =====================
+discard card c         c (0..51)           ``Kd``
+draw from the stock    52                  ``stock``
+take the top discard   53                  ``pile`` (also ``take``)
+pass the upcard        54                  ``pass``
+knock, face-down c     55 + c              ``knock Kd``
+big gin                107                 ``big gin``
+done laying out        108                 ``done``
+lay meld m             109 + meld id       ``meld As2s3s``
+lay off c on meld t    438 + 4 * c + t     ``layoff 7h 0``
+=====================  ==================  =====================
+
+>>> a = Action.parse('knock Kd')
+>>> a, int(a), Action.from_int(int(a)) == a
+(Action.parse('knock Kd'), 93, True)
+>>> str(Action.parse('MELD 2s As 3s'))
+'meld As2s3s'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Final
+
+from .cards import Card, card_str, cards_of, mask_of, parse_card, parse_cards
+from .errors import NotationError
+from .melds import ALL_MELDS, MELD_INDEX, meld_str
+
+
+class Kind(IntEnum):
+    DISCARD = 0
+    STOCK = 1
+    PILE = 2
+    PASS = 3
+    KNOCK = 4
+    BIG_GIN = 5
+    DONE = 6
+    MELD = 7
+    LAYOFF = 8
+
+
+STOCK_ID: Final = 52
+PILE_ID: Final = 53
+PASS_ID: Final = 54
+KNOCK_BASE: Final = 55
+BIG_GIN_ID: Final = 107
+DONE_ID: Final = 108
+MELD_BASE: Final = 109
+LAYOFF_BASE: Final = MELD_BASE + len(ALL_MELDS)
+MAX_LAYOFF_TARGETS: Final = 4
+#: Size of the integer action space (for environments).
+NUM_ACTIONS: Final = LAYOFF_BASE + 52 * MAX_LAYOFF_TARGETS
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One decision of a player. ``card`` for discard / knock / layoff, ``meld`` a mask, ``target``
+    the index of the knocker's meld that a layoff goes on."""
+
+    kind: Kind
+    card: int = -1
+    meld: int = 0
+    target: int = -1
+
+    # -- constructors ------------------------------------------------------------------
+
+    @staticmethod
+    def discard(card: Card) -> Action:
+        return Action(Kind.DISCARD, card)
+
+    @staticmethod
+    def knock(card: Card) -> Action:
+        return Action(Kind.KNOCK, card)
+
+    @staticmethod
+    def lay_meld(meld: int) -> Action:
+        if meld not in MELD_INDEX:
+            raise NotationError(f"not a meld: {' '.join(card_str(c) for c in cards_of(meld))}")
+        return Action(Kind.MELD, meld=meld)
+
+    @staticmethod
+    def layoff(card: Card, target: int) -> Action:
+        return Action(Kind.LAYOFF, card, target=target)
+
+    # -- integers ------------------------------------------------------------------------
+
+    def __int__(self) -> int:
+        k = self.kind
+        if k is Kind.DISCARD:
+            return self.card
+        if k is Kind.STOCK:
+            return STOCK_ID
+        if k is Kind.PILE:
+            return PILE_ID
+        if k is Kind.PASS:
+            return PASS_ID
+        if k is Kind.KNOCK:
+            return KNOCK_BASE + self.card
+        if k is Kind.BIG_GIN:
+            return BIG_GIN_ID
+        if k is Kind.DONE:
+            return DONE_ID
+        if k is Kind.MELD:
+            return MELD_BASE + MELD_INDEX[self.meld]
+        return LAYOFF_BASE + self.card * MAX_LAYOFF_TARGETS + self.target
+
+    @staticmethod
+    def from_int(n: int) -> Action:
+        if not isinstance(n, int) or not 0 <= n < NUM_ACTIONS:
+            raise NotationError(f"not an action number: {n!r} (0..{NUM_ACTIONS - 1})")
+        return _FROM_INT[n]
+
+    # -- text ----------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        k = self.kind
+        if k is Kind.DISCARD:
+            return card_str(self.card)
+        if k is Kind.KNOCK:
+            return f"knock {card_str(self.card)}"
+        if k is Kind.MELD:
+            return f"meld {meld_str(self.meld)}"
+        if k is Kind.LAYOFF:
+            return f"layoff {card_str(self.card)} {self.target}"
+        return _WORDS[k]
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Read an action in text notation (case-insensitive)."""
+        t = " ".join(text.strip().split())
+        low = t.lower()
+        if low in _PARSE_WORDS:
+            return _PARSE_WORDS[low]
+        head, _, rest = low.partition(" ")
+        if head in ("knock", "gin") and rest:
+            return Action.knock(parse_card(t.split(" ", 1)[1]))
+        if head == "meld" and rest:
+            body = t.split(" ", 1)[1]
+            cards = parse_cards(_split_cards(body))
+            return Action.lay_meld(mask_of(cards))
+        if head == "layoff" and rest:
+            parts = t.split(" ")
+            if len(parts) != 3 or not parts[2].isdigit():
+                raise NotationError(f"not an action: {text!r} (write 'layoff 7h 0': card, then the meld's number)")
+            target = int(parts[2])
+            if not 0 <= target < MAX_LAYOFF_TARGETS:
+                raise NotationError(f"not an action: {text!r} (meld number must be 0..{MAX_LAYOFF_TARGETS - 1})")
+            return Action.layoff(parse_card(parts[1]), target)
+        if head == "discard" and rest:
+            return Action.discard(parse_card(rest))
+        try:
+            return Action.discard(parse_card(t))
+        except NotationError:
+            raise NotationError(
+                f"not an action: {text!r} (expected stock, pile, pass, a card to discard, knock <card>, "
+                "big gin, meld <cards>, layoff <card> <n> or done)"
+            ) from None
+
+
+_WORDS: Final = {
+    Kind.STOCK: "stock",
+    Kind.PILE: "pile",
+    Kind.PASS: "pass",
+    Kind.BIG_GIN: "big gin",
+    Kind.DONE: "done",
+}
+_PARSE_WORDS: Final = {
+    "stock": Action(Kind.STOCK),
+    "draw": Action(Kind.STOCK),
+    "pile": Action(Kind.PILE),
+    "take": Action(Kind.PILE),
+    "pass": Action(Kind.PASS),
+    "big gin": Action(Kind.BIG_GIN),
+    "biggin": Action(Kind.BIG_GIN),
+    "done": Action(Kind.DONE),
+}
+
+_CARD_TOKEN = re.compile(r"(10|[2-9atjqk])([shdc♠♥♦♣])", re.IGNORECASE)
+
+
+def _split_cards(text: str) -> str:
+    """Accept ``As2s3s`` as well as ``As 2s 3s``."""
+    compact = text.replace(" ", "").replace(",", "")
+    tokens = _CARD_TOKEN.findall(compact)
+    if "".join(r + s for r, s in tokens).lower() != compact.lower():
+        raise NotationError(f"not a list of cards: {text!r}")
+    return " ".join(r + s for r, s in tokens)
+
+
+def _build_from_int() -> list[Action]:
+    table: list[Action] = [Action(Kind.DONE)] * NUM_ACTIONS
+    for c in range(52):
+        table[c] = Action.discard(c)
+        table[KNOCK_BASE + c] = Action.knock(c)
+        for t in range(MAX_LAYOFF_TARGETS):
+            table[LAYOFF_BASE + c * MAX_LAYOFF_TARGETS + t] = Action.layoff(c, t)
+    table[STOCK_ID] = Action(Kind.STOCK)
+    table[PILE_ID] = Action(Kind.PILE)
+    table[PASS_ID] = Action(Kind.PASS)
+    table[BIG_GIN_ID] = Action(Kind.BIG_GIN)
+    table[DONE_ID] = Action(Kind.DONE)
+    for i, m in enumerate(ALL_MELDS):
+        table[MELD_BASE + i] = Action(Kind.MELD, meld=m)
+    return table
+
+
+_FROM_INT: Final = _build_from_int()
+
+STOCK: Final = Action(Kind.STOCK)
+PILE: Final = Action(Kind.PILE)
+PASS: Final = Action(Kind.PASS)
+BIG_GIN: Final = Action(Kind.BIG_GIN)
+DONE: Final = Action(Kind.DONE)
+DISCARD_ACTIONS: Final = tuple(_FROM_INT[c] for c in range(52))
+KNOCK_ACTIONS: Final = tuple(_FROM_INT[KNOCK_BASE + c] for c in range(52))

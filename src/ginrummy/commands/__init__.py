@@ -1,0 +1,1 @@
+"""Small command-line subcommands (see ``ginrummy.cli``)."""

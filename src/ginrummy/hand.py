@@ -1,0 +1,611 @@
+"""One hand of two-player Gin Rummy as a pure state machine.
+
+The phases follow the rules: the deal (chance), the first-turn upcard offer, draw and
+discard, the last-chance offer, then after a knock the knocker's layout, the defender's
+melds and the defender's layoffs. ``legal_actions()`` is the single source of truth;
+``apply()`` raises :class:`IllegalActionError` naming the rule and changes nothing.
+
+Deck order: cards are dealt one at a time starting with the non-dealer (``deck[0]`` to the
+non-dealer, ``deck[1]`` to the dealer, ...), ``deck[20]`` is the upcard and ``deck[21:]`` is
+the stock from the top. Without an upcard the non-dealer's 11th card is ``deck[20]``.
+
+>>> from ginrummy.rules import Rules
+>>> h = Hand(Rules(), dealer=1)
+>>> h.deal(list(range(52)))
+>>> h.phase, h.current, [str(a) for a in h.legal_actions()]
+(<Phase.OFFER: 'offer'>, 0, ['pile', 'pass'])
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .actions import BIG_GIN, DISCARD_ACTIONS, DONE, KNOCK_ACTIONS, PASS, PILE, STOCK, Action, Kind
+from .cards import FULL_DECK, Card, card_str, cards_of, mask_value
+from .errors import IllegalActionError, NotationError
+from .melds import (
+    arrangements,
+    best_defense,
+    can_lay_off,
+    deadwood,
+    knocker_choice,
+    melds_in,
+    min_deadwood_after_discard,
+)
+from .rules import Rules
+from .observation import SeatView, observe
+from .scoring import DEAD_HAND, HandResult, score_hand
+
+CHANCE = -1
+
+
+class Phase(Enum):
+    DEAL = "deal"
+    OFFER = "offer"
+    DRAW = "draw"
+    DISCARD = "discard"
+    LAST_CHANCE = "last_chance"
+    LAYOUT = "layout"
+    DEFENDER_LAYOUT = "defender_layout"
+    LAYOFF = "layoff"
+    OVER = "over"
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One entry of the hand's history: who acted, and what."""
+
+    seat: int
+    action: Action
+    #: The card drawn from the stock (hidden from the other seat), or -1.
+    drawn: int = -1
+
+
+@dataclass
+class Hand:
+    """The state of one hand. Seats are 0 and 1; the dealer is given."""
+
+    rules: Rules
+    dealer: int = 0
+    phase: Phase = Phase.DEAL
+    current: int = CHANCE
+    hands: list[int] = field(default_factory=lambda: [0, 0])
+    deck: list[Card] = field(default_factory=list)
+    stock: list[Card] = field(default_factory=list)  # top of the stock is stock[-1]
+    pile: list[Card] = field(default_factory=list)  # top of the discard pile is pile[-1]
+    upcard: Card | None = None
+    knock_limit: int = 10
+    history: list[Step] = field(default_factory=list)
+    # Turn state.
+    offer_passes: int = 0
+    stock_only: bool = False
+    taken: Card | None = None
+    must_knock: bool = False
+    first_thrower: dict[Card, int] = field(default_factory=dict)
+    #: Per seat: cards the other seat saw it take from the discard pile.
+    shown: list[int] = field(default_factory=lambda: [0, 0])
+    # After a knock.
+    knocker: int | None = None
+    knock_discard: Card | None = None
+    big_gin: bool = False
+    knocker_melds: list[int] = field(default_factory=list)
+    defender_melds: list[int] = field(default_factory=list)
+    layoffs: list[tuple[Card, int]] = field(default_factory=list)
+    laid_on: list[int] = field(default_factory=list)
+    result: HandResult | None = None
+
+    # ------------------------------------------------------------------ the deal (chance)
+
+    @property
+    def non_dealer(self) -> int:
+        return 1 - self.dealer
+
+    def deal(self, deck: Sequence[Card] | None = None, rng: random.Random | None = None) -> None:
+        """The chance step: deal a given deck order, or a shuffled one from ``rng``."""
+        if self.phase is not Phase.DEAL:
+            raise IllegalActionError("the hand has already been dealt", rule="deal")
+        if deck is None:
+            cards = list(range(52))
+            (rng or random.Random()).shuffle(cards)
+            deck = cards
+        deck = list(deck)
+        if sorted(deck) != list(range(52)):
+            raise IllegalActionError("a deck must hold each of the 52 cards once", rule="deal")
+        self.deck = deck
+        nd, d = self.non_dealer, self.dealer
+        for i in range(20):
+            self.hands[nd if i % 2 == 0 else d] |= 1 << deck[i]
+        if self.rules.upcard:
+            self.upcard = deck[20]
+            self.pile = [deck[20]]
+            self.phase = Phase.OFFER
+            self.current = nd
+        else:
+            # No upcard: the non-dealer takes an 11th card and starts by discarding.
+            self.hands[nd] |= 1 << deck[20]
+            self.phase = Phase.DISCARD
+            self.current = nd
+        self.stock = list(reversed(deck[21:]))
+        self.knock_limit = self.rules.hand_knock_limit(self.upcard)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def stock_size(self) -> int:
+        return len(self.stock)
+
+    @property
+    def top_discard(self) -> Card | None:
+        return self.pile[-1] if self.pile else None
+
+    @property
+    def defender(self) -> int | None:
+        return None if self.knocker is None else 1 - self.knocker
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def hand_of(self, seat: int) -> int:
+        return self.hands[seat]
+
+    def _laid_mask(self, melds: Iterable[int]) -> int:
+        m = 0
+        for x in melds:
+            m |= x
+        return m
+
+    def knocker_deadwood(self) -> int:
+        assert self.knocker is not None
+        return mask_value(self.hands[self.knocker] & ~self._laid_mask(self.knocker_melds))
+
+    def defender_deadwood(self) -> int:
+        d = self.defender
+        assert d is not None
+        laid = self._laid_mask(self.defender_melds)
+        for c, _ in self.layoffs:
+            laid |= 1 << c
+        return mask_value(self.hands[d] & ~laid)
+
+    def _can_knock_with(self, hand: int, exclude: int) -> bool:
+        """Some discard (not in ``exclude``) leaves deadwood within the limit, or big gin."""
+        if self.rules.big_gin and deadwood(hand) == 0:
+            return True
+        for c in cards_of(hand & ~exclude):
+            if deadwood(hand & ~(1 << c)) <= self.knock_limit:
+                return True
+        return False
+
+    def _may_take_pile(self) -> bool:
+        """Whether the top discard may be drawn now (throw-back: not one's own unless knocking)."""
+        top = self.top_discard
+        if top is None:
+            return False
+        if self.rules.throw_back and self.first_thrower.get(top) == self.current:
+            return self._can_knock_with(self.hands[self.current] | 1 << top, 1 << top)
+        return True
+
+    def _no_discard_mask(self) -> int:
+        """Cards that may not be discarded (or knocked with) this turn."""
+        if self.taken is None:
+            return 0
+        if self.rules.throw_back and not self.must_knock:
+            return 0
+        return 1 << self.taken
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the player to act may take now, in integer order."""
+        p = self.phase
+        seat = self.current
+        if p is Phase.DEAL or p is Phase.OVER:
+            return []
+        if p is Phase.OFFER:
+            return [PILE, PASS]
+        if p is Phase.DRAW:
+            out = [STOCK]
+            if not self.stock_only and self._may_take_pile():
+                out.append(PILE)
+            return out
+        if p is Phase.LAST_CHANCE:
+            top = self.top_discard
+            assert top is not None
+            out = []
+            if self._can_knock_with(self.hands[seat] | 1 << top, 1 << top):
+                out.append(PILE)
+            out.append(PASS)
+            return out
+        if p is Phase.DISCARD:
+            hand = self.hands[seat]
+            banned = self._no_discard_mask()
+            free = cards_of(hand & ~banned)
+            out = [] if self.must_knock else [DISCARD_ACTIONS[c] for c in free]
+            # Knock: deadwood of the 10 cards left after the face-down discard.
+            if min_deadwood_after_discard(hand) <= self.knock_limit:
+                for c in free:
+                    if deadwood(hand & ~(1 << c)) <= self.knock_limit:
+                        out.append(KNOCK_ACTIONS[c])
+            if self.rules.big_gin and deadwood(hand) == 0:
+                out.append(BIG_GIN)
+            return out
+        if p is Phase.LAYOUT:
+            rest = self.hands[seat] & ~self._laid_mask(self.knocker_melds)
+            limit = 0 if (self.big_gin or self._must_gin) else self.knock_limit
+            out = []
+            if mask_value(rest) <= limit:
+                out.append(DONE)
+            for m in melds_in(rest):
+                # A meld is offered only if the rest can still get within the limit.
+                if deadwood(rest & ~m) <= limit:
+                    out.append(Action.lay_meld(m))
+            return _sorted(out)
+        if p is Phase.DEFENDER_LAYOUT:
+            rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
+            return _sorted([DONE] + [Action.lay_meld(m) for m in melds_in(rest)])
+        if p is Phase.LAYOFF:
+            out = [DONE]
+            rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
+            for c, _ in self.layoffs:
+                rest &= ~(1 << c)
+            for c in cards_of(rest):
+                for t, meld in enumerate(self.knocker_melds):
+                    if can_lay_off(c, meld, self.laid_on[t]):
+                        out.append(Action.layoff(c, t))
+            return _sorted(out)
+        raise AssertionError(p)
+
+    @property
+    def _must_gin(self) -> bool:
+        """A knocker whose ten cards make gin lays them out as gin."""
+        assert self.knocker is not None
+        return deadwood(self.hands[self.knocker]) == 0
+
+    def legal_action_ints(self) -> list[int]:
+        return [int(a) for a in self.legal_actions()]
+
+    def is_legal(self, action: Action) -> bool:
+        try:
+            self.verify(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    # ------------------------------------------------------------------ verification
+
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` naming the rule if ``action`` is not legal now."""
+        if self._legal_fast(action):
+            return
+        raise IllegalActionError(self._why_illegal(action), rule=self._rule_of(action))
+
+    def _legal_fast(self, a: Action) -> bool:
+        """The same answer as ``a in legal_actions()``, without listing them all."""
+        p = self.phase
+        k = a.kind
+        if p is Phase.DISCARD and k is Kind.DISCARD:
+            c = a.card
+            return (
+                not self.must_knock
+                and 0 <= c < 52
+                and bool(self.hands[self.current] >> c & 1)
+                and not self._no_discard_mask() >> c & 1
+            )
+        if p is Phase.DISCARD and k is Kind.KNOCK:
+            c = a.card
+            hand = self.hands[self.current]
+            return (
+                0 <= c < 52
+                and bool(hand >> c & 1)
+                and not self._no_discard_mask() >> c & 1
+                and deadwood(hand & ~(1 << c)) <= self.knock_limit
+            )
+        if p is Phase.DRAW and k is Kind.STOCK:
+            return True
+        return a in self.legal_actions()
+
+    def _rule_of(self, action: Action) -> str:
+        return {
+            Kind.DISCARD: "discard",
+            Kind.STOCK: "draw",
+            Kind.PILE: "draw",
+            Kind.PASS: "upcard",
+            Kind.KNOCK: "knock",
+            Kind.BIG_GIN: "big_gin",
+            Kind.DONE: "layout",
+            Kind.MELD: "meld",
+            Kind.LAYOFF: "layoff",
+        }[action.kind]
+
+    def _why_illegal(self, a: Action) -> str:
+        p = self.phase
+        k = a.kind
+        name = self.phase.value.replace("_", " ")
+        if p is Phase.OVER:
+            return "the hand is over"
+        if p is Phase.DEAL:
+            return "the hand has not been dealt yet"
+        if p is Phase.OFFER:
+            return f"{a} is not allowed now: on the first turn take the upcard (pile) or pass"
+        if p is Phase.DRAW:
+            if k is Kind.PILE:
+                if self.stock_only:
+                    return "cannot take the upcard: both players passed it, so the non-dealer draws from the stock"
+                top = self.top_discard
+                if top is not None and self.first_thrower.get(top) == self.current:
+                    return (
+                        f"cannot take {card_str(top)} back: you threw it first, and may take it back only to "
+                        "knock on this turn"
+                    )
+                return "cannot take from the discard pile: it is empty"
+            return f"{a} is not allowed now: draw first, from the stock or the discard pile"
+        if p is Phase.LAST_CHANCE:
+            if k is Kind.PILE:
+                return "cannot take the last discard: you could not knock or go gin with it"
+            return f"{a} is not allowed now: take the last discard to knock with it, or pass"
+        if p is Phase.DISCARD:
+            hand = self.hands[self.current]
+            if k in (Kind.DISCARD, Kind.KNOCK):
+                c = a.card
+                if not hand >> c & 1:
+                    return f"cannot {'knock with' if k is Kind.KNOCK else 'discard'} {card_str(c)}: it is not in your hand"
+                if self._no_discard_mask() >> c & 1:
+                    return (
+                        f"cannot discard {card_str(c)}: a card taken from the discard pile may not be "
+                        "discarded on the same turn"
+                    )
+                if k is Kind.DISCARD and self.must_knock:
+                    return "you took that discard to knock: you must knock (or go gin) on this turn"
+                if k is Kind.KNOCK:
+                    d = deadwood(hand & ~(1 << c))
+                    if self.knock_limit == 0:
+                        return f"cannot knock: deadwood {d}, and only gin ends a hand under these rules"
+                    return f"cannot knock: deadwood {d} is over the knock limit {self.knock_limit}"
+            if k is Kind.BIG_GIN:
+                if not self.rules.big_gin:
+                    return "cannot go big gin: big gin is not played under these rules"
+                return f"cannot go big gin: deadwood {deadwood(hand)}, big gin needs all 11 cards in melds"
+            return f"{a} is not allowed now: discard a card (or knock)"
+        if p is Phase.LAYOUT:
+            if k is Kind.DONE:
+                rest = self.hands[self.current] & ~self._laid_mask(self.knocker_melds)
+                limit = 0 if (self.big_gin or self._must_gin) else self.knock_limit
+                what = "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
+                return f"cannot finish the layout: deadwood {mask_value(rest)} is left and {what}"
+            if k is Kind.MELD:
+                return f"cannot lay {a}: those cards are not free in your hand, or the rest could not get within the limit"
+            return f"{a} is not allowed now: lay out your melds, then done"
+        if p is Phase.DEFENDER_LAYOUT:
+            if k is Kind.LAYOFF:
+                return "lay out your own melds first, then done, then lay off"
+            return f"{a} is not allowed now: lay out your melds, then done"
+        if p is Phase.LAYOFF:
+            if k is Kind.LAYOFF:
+                if a.target >= len(self.knocker_melds):
+                    return f"cannot lay off on meld {a.target}: the knocker laid out {len(self.knocker_melds)} melds"
+                return (
+                    f"cannot lay off {card_str(a.card)} on {self._meld_text(a.target)}: it is not in your deadwood "
+                    "or does not extend that meld (a fourth card on a set, the next card at either end of a run)"
+                )
+            return f"{a} is not allowed now: lay off cards on the knocker's melds, then done"
+        return f"{a} is not allowed in phase {name}"
+
+    def _meld_text(self, t: int) -> str:
+        m = self.knocker_melds[t] | self.laid_on[t]
+        return " ".join(card_str(c) for c in cards_of(m))
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, action: Action | str | int) -> Step:
+        """Check and play one action; returns the history entry it appended."""
+        if isinstance(action, str):
+            action = Action.parse(action)
+        elif isinstance(action, int):
+            action = Action.from_int(action)
+        elif not isinstance(action, Action):
+            raise NotationError(f"not an action: {action!r}")
+        self.verify(action)
+        return self._do(action)
+
+    def _do(self, a: Action) -> Step:
+        seat = self.current
+        k = a.kind
+        drawn = -1
+        p = self.phase
+        if p is Phase.OFFER:
+            if k is Kind.PILE:
+                self._take_pile(seat)
+            else:
+                self.offer_passes += 1
+                if self.offer_passes == 1:
+                    self.current = self.dealer
+                else:
+                    # Both passed: the non-dealer draws from the stock.
+                    self.phase = Phase.DRAW
+                    self.current = self.non_dealer
+                    self.stock_only = True
+        elif p is Phase.DRAW:
+            if k is Kind.STOCK:
+                drawn = self.stock.pop()
+                self.hands[seat] |= 1 << drawn
+                self.taken = None
+                self.phase = Phase.DISCARD
+            else:
+                self._take_pile(seat)
+                top = self.taken
+                if self.rules.throw_back and top is not None and self.first_thrower.get(top) == seat:
+                    self.must_knock = True
+            self.stock_only = False
+        elif p is Phase.LAST_CHANCE:
+            if k is Kind.PILE:
+                self._take_pile(seat)
+                self.must_knock = True
+            else:
+                self._end(DEAD_HAND)
+        elif p is Phase.DISCARD:
+            if k is Kind.DISCARD:
+                self.hands[seat] &= ~(1 << a.card)
+                self.pile.append(a.card)
+                self.first_thrower.setdefault(a.card, seat)
+                self.taken = None
+                self.must_knock = False
+                if len(self.stock) <= self.rules.dead_hand_stock:
+                    # Dead hand: the stock is down to its last cards and nobody knocked.
+                    if self.rules.last_chance:
+                        self.phase = Phase.LAST_CHANCE
+                        self.current = 1 - seat
+                    else:
+                        self._end(DEAD_HAND)
+                else:
+                    self.phase = Phase.DRAW
+                    self.current = 1 - seat
+            elif k is Kind.KNOCK:
+                self.hands[seat] &= ~(1 << a.card)
+                self.knock_discard = a.card  # face down: the defender never sees it
+                self._start_layout(seat)
+            else:
+                self.big_gin = True
+                self._start_layout(seat)
+        elif p is Phase.LAYOUT:
+            if k is Kind.MELD:
+                self.knocker_melds.append(a.meld)
+                self.laid_on.append(0)
+            else:
+                self.phase = Phase.DEFENDER_LAYOUT
+                self.current = 1 - seat
+        elif p is Phase.DEFENDER_LAYOUT:
+            if k is Kind.MELD:
+                self.defender_melds.append(a.meld)
+            elif self.knocker_deadwood() == 0:
+                # Nothing is laid off against gin.
+                self._score()
+            else:
+                self.phase = Phase.LAYOFF
+        elif p is Phase.LAYOFF:
+            if k is Kind.LAYOFF:
+                self.layoffs.append((a.card, a.target))
+                self.laid_on[a.target] |= 1 << a.card
+            else:
+                self._score()
+        step = Step(seat, a, drawn)
+        self.history.append(step)
+        return step
+
+    def _take_pile(self, seat: int) -> None:
+        card = self.pile.pop()
+        self.hands[seat] |= 1 << card
+        self.shown[seat] |= 1 << card
+        self.taken = card
+        self.phase = Phase.DISCARD
+
+    def _start_layout(self, seat: int) -> None:
+        self.knocker = seat
+        self.phase = Phase.LAYOUT
+        self.taken = None
+        self.must_knock = False
+
+    def _score(self) -> None:
+        assert self.knocker is not None
+        result = score_hand(
+            self.rules,
+            knocker=self.knocker,
+            knocker_deadwood=self.knocker_deadwood(),
+            defender_deadwood=self.defender_deadwood(),
+            big_gin=self.big_gin,
+            upcard=self.upcard,
+            knock_limit=self.knock_limit,
+        )
+        self._end(result)
+
+    def _end(self, result: HandResult) -> None:
+        self.result = result
+        self.phase = Phase.OVER
+        self.current = CHANCE
+
+    # ------------------------------------------------------------------ automatic play
+
+    def auto_layout(self) -> list[Action]:
+        """The knocker's default layout: lowest deadwood, then fewest possible layoffs."""
+        assert self.phase is Phase.LAYOUT and self.knocker is not None
+        hand = self.hands[self.knocker] & ~self._laid_mask(self.knocker_melds)
+        limit = 0 if (self.big_gin or self._must_gin) else self.knock_limit
+        seen = self.seen_by(self.knocker)
+        choice = knocker_choice(hand, limit, hidden=FULL_DECK & ~seen)
+        assert choice is not None
+        return [Action.lay_meld(m) for m in choice[1]] + [DONE]
+
+    def auto_defense(self) -> list[Action]:
+        """The defender's lowest count: own melds, done, then layoffs (none against gin), done."""
+        assert self.phase is Phase.DEFENDER_LAYOUT and self.knocker is not None
+        d = 1 - self.knocker
+        hand = self.hands[d] & ~self._laid_mask(self.defender_melds)
+        if self.knocker_deadwood() == 0:
+            from .melds import best_arrangement
+
+            _, melds = best_arrangement(hand)
+            return [Action.lay_meld(m) for m in melds] + [DONE]
+        defense = best_defense(hand, self.knocker_melds)
+        return (
+            [Action.lay_meld(m) for m in defense.melds]
+            + [DONE]
+            + [Action.layoff(c, t) for c, t in defense.layoffs]
+            + [DONE]
+        )
+
+    def seen_by(self, seat: int) -> int:
+        """Cards a seat has seen: its hand, the discard pile, the opponent's shown cards."""
+        m = self.hands[seat] | self.shown[1 - seat] & self.hands[1 - seat]
+        for c in self.pile:
+            m |= 1 << c
+        if self.knock_discard is not None and self.knocker == seat:
+            m |= 1 << self.knock_discard
+        return m
+
+    def knock_arrangements(self) -> list[tuple[int, list[int]]]:
+        """Every layout the knocker may choose now (deadwood, melds)."""
+        assert self.knocker is not None
+        limit = 0 if (self.big_gin or self._must_gin) else self.knock_limit
+        return arrangements(self.hands[self.knocker], limit)
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, seat: int) -> SeatView:
+        """What ``seat`` may see, and nothing else."""
+        return observe(self, seat)
+
+    def clone(self) -> Hand:
+        h = Hand(self.rules, self.dealer)
+        for name in self.__dataclass_fields__:
+            v = getattr(self, name)
+            if isinstance(v, list):
+                v = list(v)
+            elif isinstance(v, dict):
+                v = dict(v)
+            setattr(h, name, v)
+        return h
+
+    def play_out(self, actions: Iterable[Action | str | int]) -> None:
+        for a in actions:
+            self.apply(a)
+
+    def card_count_check(self) -> bool:
+        """All 52 cards accounted for: hands, stock, pile, face-down knock discard."""
+        seen = self.hands[0] | self.hands[1]
+        total = self.hands[0].bit_count() + self.hands[1].bit_count()
+        for c in [*self.stock, *self.pile, *([self.knock_discard] if self.knock_discard is not None else [])]:
+            seen |= 1 << c
+            total += 1
+        return (self.phase is Phase.DEAL) or (seen == FULL_DECK and total == 52)
+
+
+def _sorted(actions: list[Action]) -> list[Action]:
+    return sorted(actions, key=int)
+
+
+def new_hand(rules: Rules, dealer: int, deck: Sequence[Card] | None = None, seed: int | None = None) -> Hand:
+    """A dealt hand: from an exact deck order, or shuffled from a seed."""
+    h = Hand(rules, dealer)
+    h.deal(deck, random.Random(seed) if deck is None else None)
+    return h

@@ -1,0 +1,320 @@
+"""Every rule of ``RULES.md`` as a switch of one frozen, keyword-only dataclass.
+
+Presets reproduce each rule document; any field can be overridden by name.
+
+>>> Rules().gin_bonus, Rules.preset('online').undercut_bonus
+(20, 25)
+>>> Rules.preset('classic', knock_limit=7).knock_limit
+7
+>>> Rules.preset('classic', knock_limt=7)
+Traceback (most recent call last):
+...
+ginrummy.errors.RulesError: unknown rule 'knock_limt' (did you mean 'knock_limit'?)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+from .errors import RulesError
+
+ShutoutMode = Literal["bonus", "double_total", "double_hands", "none"]
+FirstDealer = Literal["high_cut", "low_cut", "random"]
+NextDealer = Literal["winner", "loser", "alternate"]
+ThreePlayerScoring = Literal["individual"]
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "shutout": get_args(ShutoutMode),
+    "first_dealer": get_args(FirstDealer),
+    "next_dealer": get_args(NextDealer),
+}
+
+
+@dataclass(frozen=True, kw_only=True)
+class Rules:
+    """One rule set. The defaults are the ``classic`` preset (document 000).
+
+    Figures are points; ``knock_limit`` is the most deadwood a knocker may hold.
+    """
+
+    name: str = field(default="classic", compare=False)
+    # Hand scoring.
+    gin_bonus: int = 20
+    undercut_bonus: int = 10
+    big_gin: bool = False
+    big_gin_bonus: int = 31
+    knock_limit: int = 10
+    straight_gin: bool = False
+    # Play.
+    upcard: bool = True
+    last_chance: bool = False
+    throw_back: bool = False
+    dead_hand_stock: int = 2
+    # Oklahoma.
+    oklahoma: bool = False
+    oklahoma_ace_gin_only: bool = False
+    oklahoma_spade_double: bool = False
+    oklahoma_extra_boxes: bool = False
+    # The game.
+    target: int = 100
+    game_bonus: int = 100
+    box_bonus: int = 20
+    shutout: ShutoutMode = "bonus"
+    shutout_bonus: int = 200
+    first_dealer: FirstDealer = "high_cut"
+    next_dealer: NextDealer = "winner"
+    hollywood: bool = False
+    # More players (a later layer uses these).
+    team_target: int = 125
+    team_bonuses: bool = True
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in _CHOICES:
+                if value not in _CHOICES[f.name]:
+                    raise RulesError(
+                        f"rule {f.name} cannot be {value!r}: choose one of {', '.join(_CHOICES[f.name])}"
+                    )
+            elif f.type in ("int",) and (not isinstance(value, int) or isinstance(value, bool)):
+                raise RulesError(f"rule {f.name} must be a whole number, not {value!r}")
+            elif f.type in ("bool",) and not isinstance(value, bool):
+                raise RulesError(f"rule {f.name} must be true or false, not {value!r}")
+        if not 0 <= self.knock_limit <= 10:
+            raise RulesError(f"rule knock_limit must be 0 to 10, not {self.knock_limit}")
+        if not 0 <= self.dead_hand_stock <= 10:
+            raise RulesError(f"rule dead_hand_stock must be 0 to 10, not {self.dead_hand_stock}")
+        if self.target < 1:
+            raise RulesError(f"rule target must be at least 1, not {self.target}")
+        if self.team_target < 1:
+            raise RulesError(f"rule team_target must be at least 1, not {self.team_target}")
+        for name in ("gin_bonus", "undercut_bonus", "big_gin_bonus", "game_bonus", "box_bonus", "shutout_bonus"):
+            if getattr(self, name) < 0:
+                raise RulesError(f"rule {name} cannot be negative ({getattr(self, name)})")
+        oklahoma_options = ("oklahoma_ace_gin_only", "oklahoma_spade_double", "oklahoma_extra_boxes")
+        for name in oklahoma_options:
+            if getattr(self, name) and not self.oklahoma:
+                raise RulesError(f"rule {name} needs oklahoma = true")
+
+    # -- presets and overrides ------------------------------------------------------
+
+    @classmethod
+    def preset(cls, name: str = "classic", **overrides: Any) -> Rules:
+        """A named preset with some rules changed.
+
+        >>> Rules.preset('app').big_gin, Rules.preset('eaai').box_bonus
+        (True, 0)
+        """
+        if name not in PRESETS:
+            raise RulesError(f"unknown rule preset {name!r}: choose one of {', '.join(PRESETS)}")
+        base = dict(PRESETS[name])
+        for key in overrides:
+            _check_name(key)
+        base.update(overrides)
+        base["name"] = name
+        return cls(**base)
+
+    def overrides(self) -> dict[str, Any]:
+        """The settings that differ from this rule set's preset, for records."""
+        base = Rules.preset(self.name)
+        return {
+            f.name: getattr(self, f.name)
+            for f in fields(self)
+            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"preset": name, "overrides": {...}}``: the form records store.
+
+        >>> Rules.preset('online', knock_limit=8).to_json()
+        {'preset': 'online', 'overrides': {'knock_limit': 8}}
+        """
+        return {"preset": self.name, "overrides": self.overrides()}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | str) -> Rules:
+        """Read the form ``to_json`` writes, or a bare preset name."""
+        if isinstance(data, str):
+            return cls.preset(data)
+        if not isinstance(data, Mapping):
+            raise RulesError("rules must be a preset name or an object with 'preset' and 'overrides'")
+        unknown = set(data) - {"preset", "overrides"}
+        if unknown:
+            raise RulesError(f"unknown key in rules: {', '.join(sorted(unknown))}")
+        overrides = data.get("overrides") or {}
+        if not isinstance(overrides, Mapping):
+            raise RulesError("rules overrides must be an object")
+        return cls.preset(str(data.get("preset", "classic")), **dict(overrides))
+
+    @classmethod
+    def load(cls, path: str | Path, preset: str | None = None, **overrides: Any) -> Rules:
+        """Read rules from a TOML or JSON file: ``preset = "online"`` plus any rule by name."""
+        p = Path(path)
+        try:
+            text = p.read_text(encoding="utf-8")
+        except OSError as e:
+            raise RulesError(f"cannot read rules file {p}: {e.strerror}") from e
+        try:
+            data = json.loads(text) if p.suffix == ".json" else tomllib.loads(text)
+        except (json.JSONDecodeError, tomllib.TOMLDecodeError) as e:
+            raise RulesError(f"rules file {p} is not valid {'JSON' if p.suffix == '.json' else 'TOML'}: {e}") from e
+        if not isinstance(data, dict):
+            raise RulesError(f"rules file {p} must hold a table of rules")
+        data = dict(data)
+        if "overrides" in data and isinstance(data["overrides"], dict):
+            data.update(data.pop("overrides"))
+        name = preset or str(data.pop("preset", "classic"))
+        data.pop("preset", None)
+        data.update(overrides)
+        return cls.preset(name, **data)
+
+    def replace(self, **changes: Any) -> Rules:
+        for key in changes:
+            _check_name(key)
+        return dataclasses.replace(self, **changes)
+
+    # -- derived --------------------------------------------------------------------
+
+    def hand_knock_limit(self, upcard: int | None) -> int:
+        """The knock limit of one hand: Oklahoma takes it from the first upcard.
+
+        >>> Rules(oklahoma=True).hand_knock_limit(6), Rules(oklahoma=True).hand_knock_limit(12)
+        (7, 10)
+        >>> Rules(oklahoma=True, oklahoma_ace_gin_only=True).hand_knock_limit(0)
+        0
+        """
+        if self.straight_gin:
+            return 0
+        if not self.oklahoma or upcard is None:
+            return self.knock_limit
+        rank = upcard % 13
+        if rank == 0 and self.oklahoma_ace_gin_only:
+            return 0
+        return min(rank + 1, 10)
+
+    def hand_multiplier(self, upcard: int | None) -> int:
+        """2 when Oklahoma's spade upcard doubles the hand, else 1."""
+        if self.oklahoma and self.oklahoma_spade_double and upcard is not None and upcard // 13 == 0:
+            return 2
+        return 1
+
+    def describe(self) -> list[str]:
+        """Plain-language lines for a rule sheet or a table's header."""
+        lines = [f"Rules: {self.name}" + (" (changed)" if self.overrides() else "")]
+        if self.straight_gin:
+            lines.append("Straight gin: no knocking; a hand ends only by gin or as a dead hand.")
+        elif self.oklahoma:
+            lines.append("Oklahoma: the first upcard's value is the knock limit (face cards 10).")
+            if self.oklahoma_ace_gin_only:
+                lines.append("An ace upcard means gin only.")
+            if self.oklahoma_spade_double:
+                lines.append("A spade upcard doubles the hand's score, bonuses included.")
+            if self.oklahoma_extra_boxes:
+                lines.append("Extra boxes: 1 for an undercut, 2 for gin (2 and 4 with a spade upcard).")
+        else:
+            lines.append(f"Knock with {self.knock_limit} or less deadwood" + (" (gin only)." if not self.knock_limit else "."))
+        lines.append(f"Gin bonus {self.gin_bonus}; undercut bonus {self.undercut_bonus} (an equal count is an undercut).")
+        if self.big_gin:
+            lines.append(f"Big gin (all 11 cards melded, no discard): {self.big_gin_bonus} plus the defender's deadwood.")
+        if not self.upcard:
+            lines.append("No upcard: the non-dealer gets 11 cards and starts by discarding.")
+        if self.last_chance:
+            lines.append("Last chance: the last discard before a dead hand may be taken to knock.")
+        if self.throw_back:
+            lines.append("Throw-back: the top discard may be taken and discarded again the same turn.")
+        lines.append(f"Dead hand when {self.dead_hand_stock} cards are left in the stock and nobody knocks.")
+        lines.append(f"Game to {self.target}" + (", Hollywood scoring (three games at once)." if self.hollywood else "."))
+        if self.game_bonus or self.box_bonus:
+            lines.append(f"Game bonus {self.game_bonus}; box bonus {self.box_bonus} a hand won (not counted toward the target).")
+        shutout = {
+            "bonus": f"Shutout: the game bonus is {self.shutout_bonus} when the loser scored nothing.",
+            "double_total": "Shutout: the winner's whole score is doubled when the loser scored nothing.",
+            "double_hands": "Shutout: a winner who won every hand doubles each hand's points before the box bonuses.",
+            "none": "No shutout bonus.",
+        }[self.shutout]
+        lines.append(shutout)
+        lines.append(
+            {
+                "high_cut": "First dealer: the higher cut card.",
+                "low_cut": "First dealer: the lower cut card.",
+                "random": "First dealer: chosen at random.",
+            }[self.first_dealer]
+            + " "
+            + {
+                "winner": "The winner of each hand deals the next.",
+                "loser": "The loser of each hand deals the next.",
+                "alternate": "The players take turns to deal.",
+            }[self.next_dealer]
+        )
+        return lines
+
+
+RULE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != "name")
+
+
+def _check_name(key: str) -> None:
+    if key not in RULE_NAMES:
+        close = difflib.get_close_matches(key, RULE_NAMES, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise RulesError(f"unknown rule {key!r}{hint}")
+
+
+#: Presets: one per rule document, plus ``eaai`` for comparing computer players.
+PRESETS: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "online": {
+        "gin_bonus": 25,
+        "undercut_bonus": 25,
+        "box_bonus": 25,
+        "shutout_bonus": 200,
+        "first_dealer": "random",
+    },
+    "app": {
+        "gin_bonus": 25,
+        "undercut_bonus": 25,
+        "big_gin": True,
+        "big_gin_bonus": 31,
+        "game_bonus": 0,
+        "box_bonus": 0,
+        "shutout": "none",
+        "first_dealer": "random",
+    },
+    "eaai": {
+        "gin_bonus": 25,
+        "undercut_bonus": 25,
+        "game_bonus": 0,
+        "box_bonus": 0,
+        "shutout": "none",
+        "first_dealer": "random",
+    },
+}
+
+
+def parse_rule_value(key: str, text: str) -> Any:
+    """Turn a command-line ``key=value`` into the right type for that rule.
+
+    >>> parse_rule_value('big_gin', 'yes'), parse_rule_value('target', '150')
+    (True, 150)
+    """
+    _check_name(key)
+    kind = next(f.type for f in fields(Rules) if f.name == key)
+    t = text.strip().lower()
+    if kind == "bool":
+        if t in ("1", "true", "yes", "on"):
+            return True
+        if t in ("0", "false", "no", "off"):
+            return False
+        raise RulesError(f"rule {key} must be true or false, not {text!r}")
+    if kind == "int":
+        try:
+            return int(t)
+        except ValueError:
+            raise RulesError(f"rule {key} must be a whole number, not {text!r}") from None
+    return text.strip()
