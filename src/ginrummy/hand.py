@@ -571,9 +571,9 @@ class Hand:
 
     # ------------------------------------------------------------------ views
 
-    def observation(self, seat: int) -> SeatView:
+    def observation(self, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatView:
         """What ``seat`` may see, and nothing else."""
-        return observe(self, seat)
+        return observe(self, seat, scores)
 
     def clone(self) -> Hand:
         h = Hand(self.rules, self.dealer)

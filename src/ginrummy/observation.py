@@ -67,6 +67,8 @@ class SeatView:
     defender_melds: tuple[int, ...]
     layoffs: tuple[tuple[int, int], ...]
     result: Any
+    #: The game score so far (toward the target), by seat; (0, 0) outside a game.
+    scores: tuple[int, int] = (0, 0)
 
     @property
     def my_turn(self) -> bool:
@@ -106,10 +108,11 @@ class SeatView:
             "defender_melds": [cs(m) for m in self.defender_melds],
             "layoffs": [{"card": card_str(c), "meld": t} for c, t in self.layoffs],
             "result": None if self.result is None else self.result.to_json(),
+            "scores": list(self.scores),
         }
 
 
-def observe(hand: Hand, seat: int) -> SeatView:
+def observe(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatView:
     """Build ``seat``'s view of ``hand``."""
     from .hand import Phase
 
@@ -158,4 +161,5 @@ def observe(hand: Hand, seat: int) -> SeatView:
         defender_melds=tuple(hand.defender_melds),
         layoffs=tuple(hand.layoffs),
         result=hand.result,
+        scores=scores,
     )
