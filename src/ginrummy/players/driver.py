@@ -1,0 +1,423 @@
+"""Play hands and games between two :class:`~ginrummy.players.base.Player` objects.
+
+The driver is the only code that holds both a player and the engine's full state, so it is
+where "a player decides from its seat's view only" is enforced: each player is handed its
+seat's :class:`~ginrummy.observation.SeatView` and nothing else, and every action it returns
+goes through the engine's rule checks (``Hand.apply`` / ``Match.apply``).
+
+Why a view builder of our own (:class:`ViewBuilder`): ``Hand.observation`` rebuilds the
+seat's event list from the whole history at each call, which makes a hand quadratic in its
+length and was most of the time of a fast player's game. ``ViewBuilder`` keeps each seat's
+events and extends them with the new steps only. It hides exactly what
+:func:`ginrummy.observation.observe` hides and returns an equal ``SeatView`` (the tests
+compare the two after every action of many random hands), so a player cannot tell them
+apart. ``fast=False`` uses the engine's ``observe`` instead.
+
+The layout phases are decisions too (which melds the knocker shows matters for layoffs), so
+players choose them from ``view.legal`` like any other action. :func:`layout_action` is the
+default choice, computed from the view alone: the knocker's arrangement with the lowest
+deadwood and then the fewest cards the defender could lay off
+(:func:`ginrummy.melds.knocker_choice`), and the defender's lowest count
+(:func:`ginrummy.melds.best_defense`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import product
+
+from ..actions import DONE, Action, Kind
+from ..cards import FULL_DECK, CARD_VALUES
+from ..hand import Hand, Phase, Step
+from ..match import Match
+from ..melds import best_arrangement, best_defense, deadwood, is_set, knocker_choice
+from ..observation import Event, SeatView, observe
+from ..scoring import HandResult
+from .base import Player
+
+# ---------------------------------------------------------------------------------------------
+# Views
+# ---------------------------------------------------------------------------------------------
+
+
+class ViewBuilder:
+    """Each seat's view of one hand, built incrementally; equal to ``observe(hand, seat)``.
+
+    Only the event list is incremental (it is the part that grows with the hand); every other
+    field is read from the hand at each call, exactly as ``observe`` reads it.
+    """
+
+    __slots__ = ("hand", "scores", "_events", "_done")
+
+    def __init__(self, hand: Hand, scores: tuple[int, int] = (0, 0)) -> None:
+        self.hand = hand
+        self.scores = scores
+        self._events: tuple[list[Event], list[Event]] = ([], [])
+        self._done = [0, 0]
+
+    def _sync(self, seat: int) -> tuple[Event, ...]:
+        history = self.hand.history
+        done = self._done[seat]
+        events = self._events[seat]
+        if done < len(history):
+            for step in history[done:]:
+                a = step.action
+                k = a.kind
+                if k is Kind.STOCK:
+                    # The card drawn from the stock is seen by the drawer only.
+                    events.append(Event(step.seat, k, step.drawn if step.seat == seat else -1))
+                elif k is Kind.KNOCK:
+                    # The knocker's discard is face down.
+                    events.append(Event(step.seat, k, a.card if step.seat == seat else -1))
+                else:
+                    events.append(Event(step.seat, k, a.card, a.meld, a.target))
+            self._done[seat] = len(history)
+        return tuple(events)
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may see now (the same fields and values as ``observe``)."""
+        h = self.hand
+        opp = 1 - seat
+        over = h.phase is Phase.OVER
+        knocker = h.knocker
+        opp_hand = h.hands[opp]
+        if over and knocker is not None:
+            known = opp_hand
+        else:
+            known = h.shown[opp] & opp_hand
+            if knocker is not None:
+                laid = 0
+                for m in h.knocker_melds if opp == knocker else h.defender_melds:
+                    laid |= m
+                known |= laid & opp_hand
+        mine = h.current == seat
+        return SeatView(
+            seat=seat,
+            dealer=h.dealer,
+            phase=h.phase,
+            current=h.current,
+            rules=h.rules,
+            knock_limit=h.knock_limit,
+            hand=h.hands[seat],
+            opponent_size=opp_hand.bit_count(),
+            opponent_known=known,
+            pile=tuple(h.pile),
+            upcard=h.upcard,
+            stock_size=len(h.stock),
+            taken=h.taken if mine else None,
+            must_knock=h.must_knock if mine else False,
+            legal=tuple(h.legal_actions()) if mine else (),
+            events=self._sync(seat),
+            knocker=knocker,
+            knock_discard=h.knock_discard if knocker == seat else None,
+            knocker_melds=tuple(h.knocker_melds),
+            laid_on=tuple(h.laid_on),
+            defender_melds=tuple(h.defender_melds),
+            layoffs=tuple(h.layoffs),
+            result=h.result,
+            scores=self.scores,
+        )
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout helpers (from the view alone)
+# ---------------------------------------------------------------------------------------------
+
+
+def seen_mask(view: SeatView) -> int:
+    """Cards this seat has seen: its hand, the discard pile, the opponent's known cards and its
+    own face-down knock discard. Everything else may still be in the opponent's hand."""
+    m = view.hand | view.opponent_known
+    for c in view.pile:
+        m |= 1 << c
+    if view.knock_discard is not None:
+        m |= 1 << view.knock_discard
+    return m
+
+
+@lru_cache(maxsize=8192)
+def _knocker_plan(hand: int, limit: int, hidden: int) -> tuple[int, ...]:
+    choice = knocker_choice(hand, limit, hidden)
+    return () if choice is None else tuple(choice[1])
+
+
+@lru_cache(maxsize=8192)
+def _gin_defense(hand: int) -> tuple[int, ...]:
+    return tuple(best_arrangement(hand)[1])
+
+
+@lru_cache(maxsize=8192)
+def _defense_plan(hand: int, knocker_melds: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[tuple[int, int], ...]]:
+    d = best_defense(hand, knocker_melds)
+    return tuple(d.melds), tuple(d.layoffs)
+
+
+def knocker_layout(view: SeatView) -> list[int]:
+    """The knocker's default melds: lowest deadwood, then fewest cards the defender could lay
+    off among the cards this seat has not seen. Computed from the whole ten (or eleven) cards,
+    so it stays the same plan while the melds are laid one by one."""
+    limit = 0 if _is_gin_hand(view.hand) else view.knock_limit
+    return list(_knocker_plan(view.hand, limit, FULL_DECK & ~seen_mask(view)))
+
+
+def _is_gin_hand(hand: int) -> bool:
+    return deadwood(hand) == 0
+
+
+def knocker_is_gin(view: SeatView) -> bool:
+    """Whether the knocker's laid-out melds hold all their cards (nothing to lay off on gin).
+
+    Public once the knocker is done: the defender sees the melds and the knocker's card count.
+    """
+    laid = 0
+    for m in view.knocker_melds:
+        laid |= m
+    size = view.opponent_size if view.knocker != view.seat else view.hand.bit_count()
+    return laid.bit_count() == size
+
+
+def best_layoffs(rest: int, melds: Sequence[int]) -> list[tuple[int, int]]:
+    """The layoffs of ``rest`` onto ``melds`` (as extended so far) that remove the most points,
+    in an order the engine accepts (each card extends its meld as it stands)."""
+    options: list[list[tuple[int, list[int]]]] = []
+    for meld in melds:
+        options.append(_extensions(meld, rest))
+    best: list[tuple[int, int]] = []
+    best_value = 0
+    for combo in product(*options):
+        used = 0
+        value = 0
+        ok = True
+        for mask, _ in combo:
+            if used & mask:
+                ok = False
+                break
+            used |= mask
+        if not ok:
+            continue
+        for c in _cards(used):
+            value += CARD_VALUES[c]
+        if value > best_value:
+            best_value = value
+            best = [(c, t) for t, (_, seq) in enumerate(combo) for c in seq]
+    return best
+
+
+def _cards(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _extensions(meld: int, hand: int) -> list[tuple[int, list[int]]]:
+    """Each way to extend one meld with cards of ``hand``: (mask, cards in a legal order)."""
+    if is_set(meld):
+        rank = (meld & -meld).bit_length() - 1
+        rank %= 13
+        four = 1 << rank | 1 << (rank + 13) | 1 << (rank + 26) | 1 << (rank + 39)
+        extra = four & ~meld & hand
+        return [(0, [])] + ([(extra, [extra.bit_length() - 1])] if extra else [])
+    lo = (meld & -meld).bit_length() - 1
+    hi = meld.bit_length() - 1
+    down: list[int] = []
+    c = lo - 1
+    while c >= 0 and c // 13 == lo // 13 and hand >> c & 1:
+        down.append(c)
+        c -= 1
+    up: list[int] = []
+    c = hi + 1
+    while c < 52 and c // 13 == hi // 13 and hand >> c & 1:
+        up.append(c)
+        c += 1
+    out = []
+    for i in range(len(down) + 1):
+        for j in range(len(up) + 1):
+            seq = down[:i] + up[:j]
+            m = 0
+            for x in seq:
+                m |= 1 << x
+            out.append((m, seq))
+    return out
+
+
+def defender_plan(view: SeatView) -> tuple[list[int], list[tuple[int, int]]]:
+    """The defender's lowest count from its whole hand: its melds, then its layoffs (none
+    against gin)."""
+    if knocker_is_gin(view):
+        return list(_gin_defense(view.hand)), []
+    melds, layoffs = _defense_plan(view.hand, tuple(view.knocker_melds))
+    return list(melds), list(layoffs)
+
+
+def layout_action(view: SeatView) -> Action:
+    """The default action in a layout phase (knocker's layout, defender's melds, layoffs).
+
+    Follows the plan of :func:`knocker_layout` / :func:`defender_plan`; if the melds already on
+    the table are not the plan's (someone chose others), it re-plans from the cards still free.
+    Always returns one of ``view.legal``.
+    """
+    legal = view.legal
+    p = view.phase
+    if p is Phase.LAYOUT:
+        plan = knocker_layout(view)
+        laid = view.knocker_melds
+        if not all(m in plan for m in laid):
+            free = view.hand
+            for m in laid:
+                free &= ~m
+            limit = 0 if _is_gin_hand(view.hand) else view.knock_limit
+            plan = list(_knocker_plan(free, limit, FULL_DECK & ~seen_mask(view)))
+        for m in plan:
+            if m not in laid:
+                return _pick(Action.lay_meld(m), legal)
+        return _pick(DONE, legal)
+    if p is Phase.DEFENDER_LAYOUT:
+        melds, _ = defender_plan(view)
+        laid = view.defender_melds
+        if not all(m in melds for m in laid):
+            free = view.hand
+            for m in laid:
+                free &= ~m
+            melds = list(_gin_defense(free)) if knocker_is_gin(view) else list(_defense_plan(free, view.knocker_melds)[0])
+        for m in melds:
+            if m not in laid:
+                return _pick(Action.lay_meld(m), legal)
+        return _pick(DONE, legal)
+    if p is Phase.LAYOFF:
+        melds, layoffs = defender_plan(view)
+        done = view.layoffs
+        if list(view.defender_melds) == melds and list(done) == layoffs[: len(done)]:
+            todo = layoffs[len(done) :]
+        else:
+            rest = view.hand
+            for m in view.defender_melds:
+                rest &= ~m
+            for c, _ in done:
+                rest &= ~(1 << c)
+            extended = [m | x for m, x in zip(view.knocker_melds, view.laid_on, strict=True)]
+            todo = best_layoffs(rest, extended)
+        if todo:
+            c, t = todo[0]
+            return _pick(Action.layoff(c, t), legal)
+        return _pick(DONE, legal)
+    raise ValueError(f"not a layout phase: {p.value}")
+
+
+def _pick(action: Action, legal: Sequence[Action]) -> Action:
+    """``action`` if legal; else the safest legal fallback (done, then the first offered)."""
+    if action in legal:
+        return action
+    if DONE in legal:
+        return DONE
+    return legal[0]
+
+
+LAYOUT_PHASES = frozenset({Phase.LAYOUT, Phase.DEFENDER_LAYOUT, Phase.LAYOFF})
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Clock:
+    """Time spent in ``decide`` per seat: total seconds, number of decisions, the slowest one."""
+
+    seconds: list[float] = field(default_factory=lambda: [0.0, 0.0])
+    decisions: list[int] = field(default_factory=lambda: [0, 0])
+    slowest: list[float] = field(default_factory=lambda: [0.0, 0.0])
+
+
+Applier = Callable[[Action], Step]
+
+
+def play_hand(
+    hand: Hand,
+    players: Sequence[Player],
+    *,
+    scores: tuple[int, int] = (0, 0),
+    apply: Applier | None = None,
+    clock: Clock | None = None,
+    fast: bool = True,
+) -> HandResult:
+    """Play a dealt hand to its end; ``players[seat]`` plays seat ``seat``.
+
+    Each player is told ``new_hand(seat)`` first and shown its final view (``hand_over``) at the
+    end. ``apply`` plays an action on the engine (``Match.apply`` inside a game; by default
+    ``hand.apply``), so every action is checked by the rules. ``clock`` accumulates decision
+    times per seat.
+    """
+    if hand.phase is Phase.DEAL:
+        raise ValueError("deal the hand before playing it")
+    do = apply if apply is not None else hand.apply
+    vb = ViewBuilder(hand, scores)
+    for seat in (0, 1):
+        players[seat].new_hand(seat)
+    if clock is None:
+        while hand.phase is not Phase.OVER:
+            seat = hand.current
+            view = vb.view(seat) if fast else observe(hand, seat, scores)
+            do(players[seat].decide(view))
+    else:
+        perf = time.perf_counter
+        while hand.phase is not Phase.OVER:
+            seat = hand.current
+            view = vb.view(seat) if fast else observe(hand, seat, scores)
+            t0 = perf()
+            action = players[seat].decide(view)
+            dt = perf() - t0
+            clock.seconds[seat] += dt
+            clock.decisions[seat] += 1
+            if dt > clock.slowest[seat]:
+                clock.slowest[seat] = dt
+            do(action)
+    for seat in (0, 1):
+        players[seat].hand_over(vb.view(seat) if fast else observe(hand, seat, scores))
+    assert hand.result is not None
+    return hand.result
+
+
+def play_game(
+    match: Match,
+    players: Sequence[Player],
+    *,
+    clock: Clock | None = None,
+    deck_for: Callable[[int], Sequence[int]] | None = None,
+    max_hands: int = 1000,
+    fast: bool = True,
+) -> None:
+    """Play a :class:`~ginrummy.match.Match` to its end; ``players[seat]`` plays seat ``seat``.
+
+    ``deck_for(i)`` gives hand ``i``'s deck order (default: the match's own, from its seed).
+    ``max_hands`` guards against a pair of players that never end a game (e.g. gin-only rules
+    and dead hand after dead hand).
+    """
+    n = 0
+    while not match.is_over:
+        if n >= max_hands:
+            raise RuntimeError(f"the game did not end within {max_hands} hands")
+        hand = match.start_hand(None if deck_for is None else deck_for(n))
+        play_hand(hand, players, scores=match.scores, apply=match.apply, clock=clock, fast=fast)
+        n += 1
+
+
+__all__ = [
+    "LAYOUT_PHASES",
+    "Clock",
+    "ViewBuilder",
+    "best_layoffs",
+    "defender_plan",
+    "knocker_is_gin",
+    "knocker_layout",
+    "layout_action",
+    "play_game",
+    "play_hand",
+    "seen_mask",
+]

@@ -1,0 +1,253 @@
+"""The built-in rule-of-thumb players: ``random``, ``easy``, ``simple`` and ``greedy``.
+
+They are baselines and sparring partners for the ``expert`` player, so each one is a short,
+documented rule that can be checked by a test, and each decision takes a few microseconds
+(the arena plays hundreds of thousands of them). All of them decide from the seat's
+:class:`~ginrummy.observation.SeatView` alone, pick only from ``view.legal`` (so the engine's
+rules, such as "a card taken from the discard pile may not be discarded on the same turn",
+are never re-implemented here), and use the driver's :func:`~ginrummy.players.driver.layout_action`
+after a knock: the lowest count is a mechanical choice the apps also offer automatically.
+
+============  =========================================================================
+player        rule
+============  =========================================================================
+``random``    any legal action, uniformly (layout: the default best one)
+``easy``      a beginner: chases pairs, throws its highest unmelded card but now and then
+              a careless one, misses some knocks and waits for 5 or less (always gins)
+``simple``    the 2021 EAAI challenge baseline (SimpleGinRummyPlayer): takes the upcard
+              only if it joins a meld, discards the highest-value unmelded card that was
+              not just picked up, knocks as soon as it can
+``greedy``    knocks as soon as it can, takes the upcard when it lowers its deadwood,
+              discards to the lowest deadwood
+============  =========================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..actions import BIG_GIN, PASS, PILE, STOCK, Action, Kind
+from ..cards import CARD_VALUES
+from ..hand import Phase
+from ..melds import best_arrangement, deadwood, min_deadwood_after_discard
+from ..observation import SeatView
+from .base import Player
+from .driver import LAYOUT_PHASES, layout_action
+
+_RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
+def joins_meld(hand: int, card: int) -> bool:
+    """Whether ``card`` would be part of some meld (a set or a run) with the cards of ``hand``.
+
+    >>> from ginrummy.cards import CardSet, parse_card
+    >>> h = CardSet.parse('7h 8h Ks Kd 2c').mask
+    >>> [joins_meld(h, parse_card(c)) for c in ('9h', '6h', 'Kc', '2d', 'Th')]
+    [True, True, True, False, False]
+    """
+    rank = card % 13
+    if ((hand & ~(1 << card)) & (_RANK_MASK << rank)).bit_count() >= 2:
+        return True
+    base = card - rank
+    lo = card
+    while lo > base and hand >> (lo - 1) & 1:
+        lo -= 1
+    hi = card
+    while hi < base + 12 and hand >> (hi + 1) & 1:
+        hi += 1
+    return hi - lo >= 2
+
+
+def pairs_with(hand: int, card: int) -> bool:
+    """Whether ``card`` has the rank of a card in ``hand`` (a beginner's "it makes a pair")."""
+    return bool(hand & ~(1 << card) & (_RANK_MASK << (card % 13)))
+
+
+def _draw(view: SeatView, take: bool) -> Action:
+    """PILE if ``take`` and allowed; else the refusal of this phase (PASS on the offer, STOCK)."""
+    legal = view.legal
+    if take and PILE in legal:
+        return PILE
+    return PASS if view.phase is Phase.OFFER else STOCK
+
+
+def _options(view: SeatView) -> tuple[list[int], dict[int, Action]]:
+    """The cards this seat may discard now, and the knock action of each card it may knock with."""
+    discards: list[int] = []
+    knocks: dict[int, Action] = {}
+    for a in view.legal:
+        k = a.kind
+        if k is Kind.DISCARD:
+            discards.append(a.card)
+        elif k is Kind.KNOCK:
+            knocks[a.card] = a
+    return discards, knocks
+
+
+class _RulePlayer(Player):
+    """Shared dispatch: layout phases go to the default layout, the rest to three rules."""
+
+    def decide(self, view: SeatView) -> Action:
+        p = view.phase
+        if p is Phase.DISCARD:
+            return self.discard(view)
+        if p is Phase.DRAW or p is Phase.OFFER:
+            top = view.pile[-1] if view.pile else None
+            return _draw(view, top is not None and self.wants(view, top))
+        if p is Phase.LAST_CHANCE:
+            # PILE is legal only when the card lets this seat knock or go gin.
+            return PILE if PILE in view.legal and self.takes_last_chance(view) else PASS
+        if p in LAYOUT_PHASES:
+            return layout_action(view)
+        raise ValueError(f"{self.name} cannot act in phase {p.value}")
+
+    def wants(self, view: SeatView, card: int) -> bool:
+        """Whether to take ``card``, the top of the discard pile."""
+        raise NotImplementedError
+
+    def discard(self, view: SeatView) -> Action:
+        raise NotImplementedError
+
+    def takes_last_chance(self, view: SeatView) -> bool:
+        return True
+
+    def _pick(self, cards: Sequence[int], key: dict[int, tuple[int, ...]]) -> int:
+        """The card with the smallest key; a tie is broken by this player's seeded RNG."""
+        best = min(key[c] for c in cards)
+        ties = [c for c in cards if key[c] == best]
+        return ties[0] if len(ties) == 1 else self.rng.choice(ties)
+
+
+class RandomPlayer(Player):
+    """Any legal action, uniformly at random (layout phases: the default layout).
+
+    The floor of every comparison. It knocks only when a random pick lands on a knock.
+    """
+
+    name = "random"
+
+    def decide(self, view: SeatView) -> Action:
+        if view.phase in LAYOUT_PHASES:
+            return layout_action(view)
+        return self.rng.choice(view.legal)
+
+
+class GreedyPlayer(_RulePlayer):
+    """Lowest deadwood now, every time.
+
+    - Takes the top discard when, after its best discard, its deadwood would be lower than it
+      is now (so never just to throw the same card back).
+    - Discards the card that leaves the lowest deadwood; among those, the highest-value card
+      (low cards are kept, they count little if caught); a last tie is broken at random.
+    - Goes big gin when it can, else knocks as soon as it can, with the discard that leaves
+      the lowest deadwood.
+    """
+
+    name = "greedy"
+
+    def wants(self, view: SeatView, card: int) -> bool:
+        hand = view.hand
+        return min_deadwood_after_discard(hand | 1 << card) < deadwood(hand)
+
+    def discard(self, view: SeatView) -> Action:
+        if BIG_GIN in view.legal:
+            return BIG_GIN
+        discards, knocks = _options(view)
+        hand = view.hand
+        cards = discards if not knocks else list(knocks)
+        key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in cards}
+        c = self._pick(cards, key)
+        return knocks[c] if c in knocks else Action.discard(c)
+
+
+class SimplePlayer(_RulePlayer):
+    """The baseline of the 2021 EAAI Gin Rummy challenge (SimpleGinRummyPlayer), written from its
+    public description.
+
+    - Takes the face-up card only if it would be part of a meld with its hand.
+    - Discards the highest-value unmelded card of a best arrangement of its eleven cards, never
+      the card just picked up (ties: higher rank, then at random). When every allowed card is
+      melded, it throws one that keeps the deadwood lowest.
+    - Goes big gin when it can, else knocks as soon as it can: with the card it would have
+      discarded if that knock is allowed, otherwise with the one that leaves the least deadwood.
+    """
+
+    name = "simple"
+
+    def wants(self, view: SeatView, card: int) -> bool:
+        return joins_meld(view.hand, card)
+
+    def discard(self, view: SeatView) -> Action:
+        if BIG_GIN in view.legal:
+            return BIG_GIN
+        discards, knocks = _options(view)
+        hand = view.hand
+        choice = self.choose_discard(hand, discards or list(knocks))
+        if knocks:
+            if choice in knocks:
+                return knocks[choice]
+            cards = list(knocks)
+            key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in cards}
+            return knocks[self._pick(cards, key)]
+        return Action.discard(choice)
+
+    def choose_discard(self, hand: int, allowed: Sequence[int]) -> int:
+        """The rule's discard among ``allowed``: the highest-value unmelded card."""
+        _, melds = best_arrangement(hand)
+        melded = 0
+        for m in melds:
+            melded |= m
+        loose = [c for c in allowed if not melded >> c & 1]
+        if loose:
+            return self._pick(loose, {c: (-CARD_VALUES[c], -(c % 13)) for c in loose})
+        key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in allowed}
+        return self._pick(allowed, key)
+
+
+class EasyPlayer(_RulePlayer):
+    """A beginner, with a beginner's mistakes (each one on purpose, and seeded):
+
+    - chases pairs: takes the top discard if it pairs a card in hand or joins a meld, even a
+      king it will never meld;
+    - throws its highest-value unmelded card, but one time in four a careless card: any
+      unmelded card (it does not weigh which low cards or near-runs to keep);
+    - plays for gin too long: always goes gin, but knocks only with 5 or less, and even then
+      misses the chance one time in four;
+    - never watches what the opponent picks up or throws.
+    """
+
+    name = "easy"
+    careless = 0.25
+    misses_knock = 0.25
+    knocks_at = 5
+
+    def wants(self, view: SeatView, card: int) -> bool:
+        return pairs_with(view.hand, card) or joins_meld(view.hand, card)
+
+    def takes_last_chance(self, view: SeatView) -> bool:
+        return self.rng.random() >= self.misses_knock
+
+    def discard(self, view: SeatView) -> Action:
+        if BIG_GIN in view.legal:
+            return BIG_GIN
+        discards, knocks = _options(view)
+        hand = view.hand
+        if knocks:
+            key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in knocks}
+            best = self._pick(list(knocks), key)
+            left = key[best][0]
+            if left == 0 or not discards:
+                return knocks[best]
+            if left <= self.knocks_at and self.rng.random() >= self.misses_knock:
+                return knocks[best]
+        _, melds = best_arrangement(hand)
+        melded = 0
+        for m in melds:
+            melded |= m
+        loose = [c for c in discards if not melded >> c & 1] or discards
+        if self.rng.random() < self.careless:
+            return Action.discard(self.rng.choice(loose))
+        return Action.discard(self._pick(loose, {c: (-CARD_VALUES[c],) for c in loose}))
+
+
+__all__ = ["EasyPlayer", "GreedyPlayer", "RandomPlayer", "SimplePlayer", "joins_meld", "pairs_with"]
