@@ -76,6 +76,9 @@ def _display_order(mask: int) -> list[Card]:
 
 _RANK_VALUES: Final = tuple(min(r + 1, 10) for r in range(13))
 
+#: Larger than any real deadwood; what "no card to discard" costs.
+_NONE: Final = 1 << 30
+
 
 def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
     size = 1 << 13
@@ -101,38 +104,52 @@ def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
 _RUN_DEAD, _RUN_MELDS = _build_run_tables()
 
 
-def _build_removal_table() -> list[int]:
-    """For each suit mask, the best runs-only deadwood after removing one of its cards."""
-    out = [0] * (1 << 13)
-    for m in range(1, 1 << 13):
-        best = 1 << 30
+def _build_removal_tables() -> tuple[list[int], list[int], list[int]]:
+    """Per suit mask: the best runs-only deadwood after removing one of its cards, the
+    change that removal makes to the suit's deadwood, and which cards reach it.
+
+    The change (``_DISCARD_GAIN``) lets the 11-card search add one small number per suit
+    to the hand's total instead of re-summing four suits per discard; the empty suit gets
+    ``_NONE`` so it never wins. ``_DISCARD_CARDS`` gives every best discard of the suit at
+    once, so ``best_discards`` needs no loop over cards.
+    """
+    size = 1 << 13
+    minus = [0] * size
+    gain = [_NONE] * size
+    cards = [0] * size
+    for m in range(1, size):
+        best = _NONE
+        found = 0
         x = m
         while x:
             low = x & -x
             v = _RUN_DEAD[m ^ low]
             if v < best:
-                best = v
+                best, found = v, low
+            elif v == best:
+                found |= low
             x ^= low
-        out[m] = best
-    return out
+        minus[m] = best
+        gain[m] = best - _RUN_DEAD[m]
+        cards[m] = found
+    return minus, gain, cards
 
 
-_RUN_DEAD_MINUS_ONE = _build_removal_table()
+_RUN_DEAD_MINUS_ONE, _DISCARD_GAIN, _DISCARD_CARDS = _build_removal_tables()
+
+_RANK_MASK: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
 def _set_options(mask: int, rank: int) -> list[int]:
     """Ways to use the cards of one rank in a set: none, all four, or any three."""
-    cards = [s * 13 + rank for s in range(4) if mask >> (s * 13 + rank) & 1]
-    full = 0
-    for c in cards:
-        full |= 1 << c
-    options = [0]
-    if len(cards) == 4:
-        options.append(full)
-        options.extend(full & ~(1 << c) for c in cards)
-    elif len(cards) == 3:
-        options.append(full)
-    return options
+    full = mask & (_RANK_MASK << rank)
+    n = full.bit_count()
+    if n == 4:
+        b = 1 << rank
+        return [0, full, full ^ b, full ^ b << 13, full ^ b << 26, full ^ b << 39]
+    if n == 3:
+        return [0, full]
+    return [0]
 
 
 def _triple_ranks(mask: int) -> int:
@@ -144,22 +161,47 @@ def _triple_ranks(mask: int) -> int:
     return (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
 
 
+def _set_unions(mask: int, trips: int) -> list[int]:
+    """Every union of disjoint sets the mask can make, the empty one first.
+
+    ``trips`` is ``_triple_ranks(mask)``. The order is that of ``itertools.product`` over
+    the ranks (lowest rank slowest), which ``best_arrangement`` relies on for ties. A list
+    built in place costs far less than a generator over ``product`` for the one or two
+    set ranks a real hand has.
+    """
+    unions = [0]
+    while trips:
+        low = trips & -trips
+        trips ^= low
+        options = _set_options(mask, low.bit_length() - 1)
+        unions = [u | o for u in unions for o in options]
+    return unions
+
+
 def _set_choices(mask: int) -> Iterator[int]:
     """Every union of disjoint sets the mask can make (the empty one first)."""
-    trips = _triple_ranks(mask)
-    ranks = cards_of(trips)  # bit positions 0..12 are ranks here
-    if not ranks:
-        yield 0
-        return
-    for combo in product(*(_set_options(mask, r) for r in ranks)):
-        u = 0
-        for part in combo:
-            u |= part
-        yield u
+    yield from _set_unions(mask, _triple_ranks(mask))
+
+
+def _runs_dead_over(mask: int, unions: list[int]) -> int:
+    """Least runs-only deadwood of ``mask`` minus one of ``unions``."""
+    table = _RUN_DEAD
+    best = _NONE
+    for used in unions:
+        r = mask & ~used
+        v = table[r & SUIT_MASK] + table[r >> 13 & SUIT_MASK] + table[r >> 26 & SUIT_MASK] + table[r >> 39]
+        if v < best:
+            best = v
+    return best
 
 
 def deadwood(mask: int) -> int:
     """Exact minimum deadwood of any hand (any number of cards).
+
+    Three paths, cheapest first: no rank with three cards (four look-ups, about three
+    hands in four); one such rank (the set is either taken whole or not, and a rank of
+    four may also keep one card for a run, which is one subtraction per suit); several
+    such ranks (try every union of sets, rare).
 
     >>> from ginrummy.cards import CardSet
     >>> deadwood(CardSet.parse('4h 5h 6h 9s 9h 9d Tc Jc Qc 2d').mask)
@@ -169,19 +211,37 @@ def deadwood(mask: int) -> int:
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
-    if not ((s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)):
-        return _RUN_DEAD[s0] + _RUN_DEAD[s1] + _RUN_DEAD[s2] + _RUN_DEAD[s3]
-    best = 1 << 30
-    for used in _set_choices(mask):
-        r = mask & ~used
-        v = (
-            _RUN_DEAD[r & SUIT_MASK]
-            + _RUN_DEAD[r >> 13 & SUIT_MASK]
-            + _RUN_DEAD[r >> 26 & SUIT_MASK]
-            + _RUN_DEAD[r >> 39]
-        )
-        if v < best:
-            best = v
+    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    table = _RUN_DEAD
+    a0 = table[s0]
+    a1 = table[s1]
+    a2 = table[s2]
+    a3 = table[s3]
+    if not t:
+        return a0 + a1 + a2 + a3
+    if t & (t - 1):
+        return _runs_dead_over(mask, _set_unions(mask, t))
+    # One set rank, bit t in each suit that holds it.
+    keep = ~t
+    c0 = table[s0 & keep]
+    c1 = table[s1 & keep]
+    c2 = table[s2 & keep]
+    c3 = table[s3 & keep]
+    best = a0 + a1 + a2 + a3
+    whole = c0 + c1 + c2 + c3
+    if whole < best:
+        best = whole
+    if s0 & s1 & s2 & s3 & t:
+        # Four of the rank: a set of three may leave the card of any one suit to its runs.
+        d = a0 - c0
+        if a1 - c1 < d:
+            d = a1 - c1
+        if a2 - c2 < d:
+            d = a2 - c2
+        if a3 - c3 < d:
+            d = a3 - c3
+        if whole + d < best:
+            best = whole + d
     return best
 
 
@@ -192,7 +252,7 @@ def best_arrangement(mask: int) -> tuple[int, list[int]]:
     """
     best = 1 << 30
     best_used = 0
-    for used in _set_choices(mask):
+    for used in _set_unions(mask, _triple_ranks(mask)):
         r = mask & ~used
         v = sum(_RUN_DEAD[r >> (13 * s) & SUIT_MASK] for s in range(4))
         if v < best:
@@ -206,11 +266,14 @@ def best_arrangement(mask: int) -> tuple[int, list[int]]:
     return best, melds
 
 
-_RANK_MASK: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
-
-
 def min_deadwood_after_discard(mask: int) -> int:
     """Minimum deadwood left after the best discard from a hand of 11 (or any n > 0) cards.
+
+    The discard never needs a loop: for the cards left after the sets, the hand's runs
+    deadwood is the sum of four suits, and removing one card changes only its own suit,
+    by the precomputed ``_DISCARD_GAIN`` of that suit. So the answer is the sum plus the
+    smallest of four gains, for each way of using sets. (A discard inside a chosen set
+    is never better than the same set choice without it, which is also tried.)
 
     >>> from ginrummy.cards import CardSet
     >>> min_deadwood_after_discard(CardSet.parse('As 2s 3s 4h 5h 6h 7c 7d 7s Kc Qd').mask)
@@ -220,60 +283,205 @@ def min_deadwood_after_discard(mask: int) -> int:
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
+    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
     table = _RUN_DEAD
-    minus = _RUN_DEAD_MINUS_ONE
-    if not ((s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)):
-        d0, d1, d2, d3 = table[s0], table[s1], table[s2], table[s3]
-        total = d0 + d1 + d2 + d3
-        best = 1 << 30
-        if s0:
-            best = total - d0 + minus[s0]
-        if s1:
-            v = total - d1 + minus[s1]
-            if v < best:
-                best = v
-        if s2:
-            v = total - d2 + minus[s2]
-            if v < best:
-                best = v
-        if s3:
-            v = total - d3 + minus[s3]
-            if v < best:
-                best = v
+    gain = _DISCARD_GAIN
+    g = gain[s0]
+    x = gain[s1]
+    if x < g:
+        g = x
+    x = gain[s2]
+    if x < g:
+        g = x
+    x = gain[s3]
+    if x < g:
+        g = x
+    best = table[s0] + table[s1] + table[s2] + table[s3] + g
+    if not t:
         return best
-    best = 1 << 30
-    for used in _set_choices(mask):
+    if t & (t - 1) or s0 & s1 & s2 & s3 & t:
+        return _after_discard_over(mask, _set_unions(mask, t))
+    # One set rank with three cards: the set is used whole or not at all.
+    keep = ~t
+    s0 &= keep
+    s1 &= keep
+    s2 &= keep
+    s3 &= keep
+    g = gain[s0]
+    x = gain[s1]
+    if x < g:
+        g = x
+    x = gain[s2]
+    if x < g:
+        g = x
+    x = gain[s3]
+    if x < g:
+        g = x
+    v = table[s0] + table[s1] + table[s2] + table[s3] + g
+    return v if v < best else best
+
+
+def _after_discard_over(mask: int, unions: list[int]) -> int:
+    """``min_deadwood_after_discard`` over explicit set unions (several set ranks)."""
+    table = _RUN_DEAD
+    gain = _DISCARD_GAIN
+    best = _NONE
+    for used in unions:
         r = mask & ~used
-        parts = (r & SUIT_MASK, r >> 13 & SUIT_MASK, r >> 26 & SUIT_MASK, r >> 39)
-        total = table[parts[0]] + table[parts[1]] + table[parts[2]] + table[parts[3]]
-        for p in parts:
-            if p:
-                v = total - table[p] + minus[p]
-                if v < best:
-                    best = v
+        p0 = r & SUIT_MASK
+        p1 = r >> 13 & SUIT_MASK
+        p2 = r >> 26 & SUIT_MASK
+        p3 = r >> 39
+        v = table[p0] + table[p1] + table[p2] + table[p3] + min(gain[p0], gain[p1], gain[p2], gain[p3])
+        if v < best:
+            best = v
     return best
+
+
+def _build_discard_lists() -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    """Per suit and suit mask, the cards of ``_DISCARD_CARDS`` as a ready tuple.
+
+    Turning a mask into a card list costs more than the whole table search, and almost
+    always the best discards lie in one suit; only 147 distinct tuples exist.
+    """
+    shared: dict[tuple[int, int], tuple[Card, ...]] = {}
+    out = []
+    for suit in range(4):
+        row = []
+        for found in _DISCARD_CARDS:
+            key = (suit, found)
+            if key not in shared:
+                shared[key] = tuple(cards_of(found << (13 * suit)))
+            row.append(shared[key])
+        out.append(tuple(row))
+    return tuple(out)
+
+
+_D0, _D1, _D2, _D3 = _build_discard_lists()
 
 
 def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     """The least deadwood after one discard and every discard that reaches it.
 
     ``exclude`` is a mask of cards that may not be discarded (the card just taken from
-    the discard pile).
+    the discard pile). Like ``min_deadwood_after_discard``, it reads each suit's best
+    removal from tables (``_DISCARD_CARDS`` holds all tied cards of a suit at once)
+    instead of computing the deadwood of every 10-card remainder.
 
     >>> from ginrummy.cards import CardSet
     >>> d, cards = best_discards(CardSet.parse('As 2s 3s 4h 5h 6h 7c 7d 7s Kc Qd').mask)
     >>> d, [card_str(c) for c in cards]
     (10, ['Qd', 'Kc'])
     """
-    best = 1 << 30
-    found: list[Card] = []
-    for card in cards_of(mask & ~exclude):
-        v = deadwood(mask & ~(1 << card))
-        if v < best:
-            best, found = v, [card]
-        elif v == best:
-            found.append(card)
-    return best, found
+    s0 = mask & SUIT_MASK
+    s1 = mask >> 13 & SUIT_MASK
+    s2 = mask >> 26 & SUIT_MASK
+    s3 = mask >> 39
+    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    if mask & exclude or (t and (t & (t - 1) or s0 & s1 & s2 & s3 & t)):
+        return _best_discards_over(mask, exclude, _set_unions(mask, t))
+    table = _RUN_DEAD
+    gain = _DISCARD_GAIN
+    g0 = gain[s0]
+    g1 = gain[s1]
+    g2 = gain[s2]
+    g3 = gain[s3]
+    g = g0
+    if g1 < g:
+        g = g1
+    if g2 < g:
+        g = g2
+    if g3 < g:
+        g = g3
+    value = table[s0] + table[s1] + table[s2] + table[s3] + g
+    if t:
+        # One set rank with three cards: also try the set taken whole.
+        keep = ~t
+        p0 = s0 & keep
+        p1 = s1 & keep
+        p2 = s2 & keep
+        p3 = s3 & keep
+        h0 = gain[p0]
+        h1 = gain[p1]
+        h2 = gain[p2]
+        h3 = gain[p3]
+        h = h0
+        if h1 < h:
+            h = h1
+        if h2 < h:
+            h = h2
+        if h3 < h:
+            h = h3
+        other = table[p0] + table[p1] + table[p2] + table[p3] + h
+        if other == value:
+            # Both choices tie: the answer is every card either one reaches.
+            return _best_discards_over(mask, 0, [0, mask & t * _RANK_MASK])
+        if other < value:
+            value, g, g0, g1, g2, g3, s0, s1, s2, s3 = other, h, h0, h1, h2, h3, p0, p1, p2, p3
+    # Usually one suit holds every best discard: hand back its ready-made tuple.
+    if g0 == g:
+        if g1 != g and g2 != g and g3 != g:
+            return value, list(_D0[s0])
+    elif g1 == g:
+        if g2 != g and g3 != g:
+            return value, list(_D1[s1])
+    elif g2 == g:
+        if g3 != g:
+            return value, list(_D2[s2])
+    else:
+        return value, list(_D3[s3])
+    cards = _DISCARD_CARDS
+    found = 0
+    if g0 == g:
+        found = cards[s0]
+    if g1 == g:
+        found |= cards[s1] << 13
+    if g2 == g:
+        found |= cards[s2] << 26
+    if g3 == g:
+        found |= cards[s3] << 39
+    return value, cards_of(found)
+
+
+def _best_discards_over(mask: int, exclude: int, unions: list[int]) -> tuple[int, list[Card]]:
+    """``best_discards`` over explicit set unions, honouring ``exclude`` card by card."""
+    table = _RUN_DEAD
+    gain = _DISCARD_GAIN
+    cards = _DISCARD_CARDS
+    best = _NONE
+    found = 0
+    for used in unions:
+        r = mask & ~used
+        parts = (r & SUIT_MASK, r >> 13 & SUIT_MASK, r >> 26 & SUIT_MASK, r >> 39)
+        total = table[parts[0]] + table[parts[1]] + table[parts[2]] + table[parts[3]]
+        for i in range(4):
+            p = parts[i]
+            if not p:
+                continue
+            banned = exclude >> (13 * i) & p
+            if not banned:
+                v = total + gain[p]
+                got = cards[p]
+            else:
+                q = p ^ banned
+                base = total - table[p]
+                v = _NONE
+                got = 0
+                while q:
+                    low = q & -q
+                    q ^= low
+                    w = base + table[p ^ low]
+                    if w < v:
+                        v, got = w, low
+                    elif w == v:
+                        got |= low
+                if not got:
+                    continue
+            if v < best:
+                best, found = v, got << (13 * i)
+            elif v == best:
+                found |= got << (13 * i)
+    return best, cards_of(found)
 
 
 def deadwood_cards(mask: int, melds: Sequence[int]) -> int:
