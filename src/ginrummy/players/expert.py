@@ -1,0 +1,723 @@
+"""The ``expert`` player: exact meld analysis, an opponent model, and sampled knock decisions.
+
+Why it is built this way
+------------------------
+Gin Rummy between decent players is a race to a knockable hand, spiced by two ways to lose
+it: feeding the opponent the cards it needs, and knocking into an undercut. So the expert
+
+* keeps a model of the opponent's hidden cards (:class:`Knowledge`): every card it has not
+  seen is weighted by what the opponent threw away (it does not want that rank or its
+  neighbours), took from the pile (it does) and declined (it did not need it);
+* scores a 10-card hand by the *expected* deadwood after its next draw from the stock
+  (exact ``min_deadwood_after_discard`` for every unseen card, weighted by the chance the card
+  is still in the stock), with bonuses for being able to knock or go gin then; this single
+  figure captures both the deadwood now and the chance of improving;
+* draws from the pile only when that figure, after the best discard, beats the expectation of
+  a stock draw (a two-ply expectation over the unseen cards);
+* discards to minimise that figure plus the *danger* of the card: how much it would lower the
+  deadwood of sampled opponent hands;
+* decides knocks by Monte-Carlo: opponent hands are sampled from the model (never from the
+  real hand: the player only has its :class:`~ginrummy.observation.SeatView`) and made as good
+  as an opponent who has drawn that often would have made them; the defender's best melds and
+  layoffs on the expert's arrangement score each sample, and the expectation of knocking now
+  is compared with one more turn of waiting (gin chance, the opponent knocking first, the dead
+  hand wall);
+* lays out the arrangement that leaves the fewest likely layoffs, and defends with the exact
+  best defence;
+* weighs hand points by the match score: a result that ends the game counts extra, so near
+  the target it prefers safe knocks and, behind, takes more risk.
+
+Every rule variant comes through the view: the hand's knock limit (Oklahoma, straight gin
+limit 0), big gin (taken whenever it is there), the bonuses and the dead-hand wall.
+
+All randomness comes from a generator seeded by the player's seed and the view itself, so a
+decision is a pure function of (seed, view): reproducible, and :mod:`hints` ranks exactly what
+``decide`` would play.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
+
+from ..actions import DONE, Action, Kind
+from ..cards import CARD_VALUES, FULL_DECK, card_str, cards_of
+from ..melds import (
+    arrangements,
+    best_arrangement,
+    best_defense,
+    deadwood,
+    layoff_targets,
+    min_deadwood_after_discard,
+)
+from .base import Player
+
+if TYPE_CHECKING:
+    from ..observation import SeatView
+
+_RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
+
+@dataclass(frozen=True)
+class ExpertParams:
+    """The expert's tunable numbers (tuned by self-play; see ``bench/tune_expert.py``)."""
+
+    #: Deadwood-points bonus for a hand that can knock after its next draw.
+    knock_bonus: float = 6.0
+    #: Extra bonus for a hand that would be gin after its next draw.
+    gin_bonus: float = 8.0
+    #: Weight of the danger (expected deadwood the opponent saves with our discard).
+    danger: float = 0.5
+    #: Opponent-model weights: same rank / neighbour / two away of a card it threw away.
+    discard_rank: float = 0.55
+    discard_adj: float = 0.7
+    discard_two: float = 0.85
+    #: ... of a card it took from the pile.
+    take_rank: float = 2.0
+    take_adj: float = 2.0
+    take_two: float = 1.4
+    #: ... of a card it declined.
+    decline_rank: float = 0.75
+    decline_adj: float = 0.8
+    #: Fraction of the opponent's draws it is assumed to have used to improve its hand.
+    improve: float = 0.8
+    #: Opponent hands sampled for knock decisions and danger.
+    samples: int = 40
+    #: Extra points for a hand result that ends the game (scaled near the target).
+    game_end: float = 40.0
+    #: Require this much more expectation from waiting than from knocking before waiting.
+    wait_margin: float = 0.0
+
+
+@dataclass
+class Knowledge:
+    """What the seat knows about the cards, built once per decision from the view."""
+
+    me: int
+    unseen: int
+    opp_known: int
+    opp_hidden: int  # number of the opponent's cards we have not seen
+    #: Per card: probability it is in the opponent's hidden hand (0 for seen cards).
+    p_opp: list[float]
+    opp_stock_draws: int
+    opp_discards: list[int] = field(default_factory=list)
+    opp_taken: list[int] = field(default_factory=list)
+    opp_declined: list[int] = field(default_factory=list)
+
+    @property
+    def unseen_cards(self) -> list[int]:
+        return cards_of(self.unseen)
+
+
+def _pile_history(view: SeatView) -> tuple[list[int], list[int], list[int], int]:
+    """Replay the events to learn the opponent's discards, pile takes, declines and stock draws.
+
+    A pile draw's event carries no card, so the pile is rebuilt from the upcard and the
+    discards to know which card was taken (or passed over).
+    """
+    opp = 1 - view.seat
+    pile: list[int] = [] if view.upcard is None else [view.upcard]
+    discards: list[int] = []
+    taken: list[int] = []
+    declined: list[int] = []
+    stock_draws = 0
+    for e in view.events:
+        k = e.kind
+        if k is Kind.DISCARD:
+            pile.append(e.card)
+            if e.seat == opp:
+                discards.append(e.card)
+        elif k is Kind.PILE:
+            card = pile.pop() if pile else -1
+            if e.seat == opp and card >= 0:
+                taken.append(card)
+        elif k is Kind.STOCK:
+            if e.seat == opp:
+                stock_draws += 1
+                if pile:
+                    declined.append(pile[-1])
+        elif k is Kind.PASS:
+            if e.seat == opp and pile:
+                declined.append(pile[-1])
+    return discards, taken, declined, stock_draws
+
+
+def build_knowledge(view: SeatView, params: ExpertParams) -> Knowledge:
+    """The unseen cards and the probability that each is in the opponent's hand."""
+    me = view.hand
+    pile = 0
+    for c in view.pile:
+        pile |= 1 << c
+    seen = me | pile | view.opponent_known
+    if view.knock_discard is not None:
+        seen |= 1 << view.knock_discard
+    unseen = FULL_DECK & ~seen
+    opp_hidden = max(0, view.opponent_size - view.opponent_known.bit_count())
+    discards, taken, declined, draws = _pile_history(view)
+    w = [0.0] * 52
+    ucards = cards_of(unseen)
+    for c in ucards:
+        w[c] = 1.0
+
+    def push(card: int, rank_f: float, adj_f: float, two_f: float) -> None:
+        r, s = card % 13, card // 13
+        for t in range(4):
+            x = t * 13 + r
+            if x != card and unseen >> x & 1:
+                w[x] *= rank_f
+        for d, f in ((1, adj_f), (2, two_f)):
+            for rr in (r - d, r + d):
+                if 0 <= rr < 13:
+                    x = s * 13 + rr
+                    if unseen >> x & 1:
+                        w[x] *= f
+
+    p = params
+    for c in discards:
+        push(c, p.discard_rank, p.discard_adj, p.discard_two)
+    for c in taken:
+        push(c, p.take_rank, p.take_adj, p.take_two)
+    for c in declined:
+        push(c, p.decline_rank, p.decline_adj, 1.0)
+    total = sum(w[c] for c in ucards)
+    p_opp = [0.0] * 52
+    if total > 0 and opp_hidden:
+        scale = opp_hidden / total
+        # Cap at 0.95 and spread the excess, a few passes are plenty.
+        for c in ucards:
+            p_opp[c] = w[c] * scale
+        for _ in range(3):
+            over = 0.0
+            free = 0.0
+            for c in ucards:
+                if p_opp[c] > 0.95:
+                    over += p_opp[c] - 0.95
+                    p_opp[c] = 0.95
+                elif p_opp[c] < 0.95:
+                    free += p_opp[c]
+            if over <= 1e-9 or free <= 0:
+                break
+            f = 1 + over / free
+            for c in ucards:
+                if p_opp[c] < 0.95:
+                    p_opp[c] *= f
+    return Knowledge(
+        me=me,
+        unseen=unseen,
+        opp_known=view.opponent_known,
+        opp_hidden=opp_hidden,
+        p_opp=p_opp,
+        opp_stock_draws=draws,
+        opp_discards=discards,
+        opp_taken=taken,
+        opp_declined=declined,
+    )
+
+
+class _Decision:
+    """Per-decision caches: hand values, stock weights and opponent samples."""
+
+    def __init__(self, view: SeatView, params: ExpertParams, rng: random.Random) -> None:
+        self.view = view
+        self.params = params
+        self.rng = rng
+        self.k = build_knowledge(view, params)
+        self.limit = view.knock_limit
+        # Weight of each unseen card as the next stock card: the chance it is not in the opponent's hand.
+        self.stock_w = [(c, 1.0 - self.k.p_opp[c]) for c in self.k.unseen_cards]
+        tw = sum(x for _, x in self.stock_w)
+        self.stock_total = tw if tw > 0 else 1.0
+        self._val: dict[int, float] = {}
+        self._samples: list[int] | None = None
+        self._sample_dw: list[int] | None = None
+
+    # -- hand values ------------------------------------------------------------------
+
+    def phi(self, d: int) -> float:
+        p = self.params
+        v = float(d)
+        if d <= self.limit:
+            v -= p.knock_bonus
+        if d == 0:
+            v -= p.gin_bonus
+        return v
+
+    def value(self, hand10: int) -> float:
+        """Expected shaped deadwood after the next stock draw and best discard (lower is better)."""
+        v = self._val.get(hand10)
+        if v is not None:
+            return v
+        if not self.stock_w or self.view.stock_size <= self.view.rules.dead_hand_stock:
+            v = self.phi(deadwood(hand10))
+        else:
+            acc = 0.0
+            cur = self.phi(deadwood(hand10))
+            for c, wt in self.stock_w:
+                pc = self.phi(min_deadwood_after_discard(hand10 | 1 << c))
+                acc += wt * (pc if pc < cur else cur)
+            v = acc / self.stock_total
+        self._val[hand10] = v
+        return v
+
+    # -- the opponent -------------------------------------------------------------------
+
+    def samples(self) -> list[int]:
+        """Opponent hands consistent with the view, improved as the opponent would have."""
+        if self._samples is not None:
+            return self._samples
+        k = self.k
+        n = k.opp_hidden
+        ucards = k.unseen_cards
+        extra = min(int(round(self.params.improve * k.opp_stock_draws)), 8, max(0, len(ucards) - n))
+        need = n + extra
+        out: list[int] = []
+        rng = self.rng
+        if need <= 0 or len(ucards) < n:
+            self._samples = [k.opp_known] if k.opp_known else []
+            return self._samples
+        # Weighted sampling without replacement (Efraimidis-Spirakis keys).
+        weights = [max(k.p_opp[c], 1e-3) for c in ucards]
+        for _ in range(self.params.samples):
+            keyed = sorted(
+                ((rng.random() ** (1.0 / w), c) for c, w in zip(ucards, weights, strict=True)), reverse=True
+            )
+            m = 0
+            for _, c in keyed[:need]:
+                m |= 1 << c
+            if extra:
+                m = _drop_worst(m, extra, k.opp_known)
+            out.append(m | k.opp_known)
+        self._samples = out
+        return out
+
+    def sample_deadwoods(self) -> list[int]:
+        if self._sample_dw is None:
+            self._sample_dw = [deadwood(s) for s in self.samples()]
+        return self._sample_dw
+
+    def danger(self, card: int) -> float:
+        """Expected deadwood the opponent would save by taking ``card`` (0 if it would not)."""
+        ss = self.samples()
+        if not ss:
+            return 0.0
+        dws = self.sample_deadwoods()
+        bit = 1 << card
+        total = 0
+        for s, d in zip(ss, dws, strict=True):
+            after = min_deadwood_after_discard(s | bit)
+            if after < d:
+                total += d - after
+        return total / len(ss)
+
+
+def _drop_worst(mask: int, n: int, keep: int) -> int:
+    """Drop ``n`` cards a sensible player would have thrown: highest deadwood outside melds."""
+    _, melds = best_arrangement(mask)
+    used = 0
+    for m in melds:
+        used |= m
+    loose = sorted(cards_of(mask & ~used & ~keep), key=lambda c: -CARD_VALUES[c])
+    for c in loose[:n]:
+        mask &= ~(1 << c)
+    left = n - min(n, len(loose))
+    while left > 0:
+        best_c, best_v = -1, 1 << 30
+        for c in cards_of(mask & ~keep):
+            v = deadwood(mask & ~(1 << c))
+            if v < best_v:
+                best_c, best_v = c, v
+        if best_c < 0:
+            break
+        mask &= ~(1 << best_c)
+        left -= 1
+    return mask
+
+
+def _knock_points(rules_gin: int, rules_under: int, k_dw: int, d_dw: int) -> int:
+    """Points of a knock from the knocker's side (negative for an undercut)."""
+    if k_dw == 0:
+        return rules_gin + d_dw
+    if k_dw < d_dw:
+        return d_dw - k_dw
+    return -(k_dw - d_dw + rules_under)
+
+
+class ExpertPlayer(Player):
+    """The strongest built-in player. See the module docstring for how it decides."""
+
+    name = "expert"
+
+    def __init__(self, seed: int | None = None, params: ExpertParams | None = None) -> None:
+        super().__init__(seed)
+        self.seed = 0 if seed is None else seed
+        self.params = params or ExpertParams()
+
+    def with_params(self, **changes: float) -> ExpertPlayer:
+        return ExpertPlayer(self.seed, replace(self.params, **changes))  # type: ignore[arg-type]
+
+    # -- the interface ------------------------------------------------------------------
+
+    def decide(self, view: SeatView) -> Action:
+        ranked = self.evaluate(view)
+        best = max(ranked, key=lambda t: t[1])
+        return best[0]
+
+    def evaluate(self, view: SeatView) -> list[tuple[Action, float, str]]:
+        """Every legal action with a value (higher is better) and a short reason."""
+        legal = list(view.legal)
+        if not legal:
+            return []
+        if len(legal) == 1:
+            return [(legal[0], 0.0, "the only legal action")]
+        rng = random.Random(hash((self.seed, view.hand, view.pile, view.stock_size, len(view.events))))
+        dec = _Decision(view, self.params, rng)
+        kinds = {a.kind for a in legal}
+        if Kind.BIG_GIN in kinds:
+            return [
+                (a, 1000.0, "big gin: all 11 cards in melds")
+                if a.kind is Kind.BIG_GIN
+                else (a, 0.0, "big gin scores more")
+                for a in legal
+            ]
+        if Kind.MELD in kinds or Kind.LAYOFF in kinds or Kind.DONE in kinds:
+            return self._layout(view, dec, legal)
+        if Kind.STOCK in kinds or Kind.PASS in kinds or Kind.PILE in kinds:
+            return self._draw(view, dec, legal)
+        return self._discard(view, dec, legal)
+
+    # -- the match score -------------------------------------------------------------------
+
+    def _utility(self, view: SeatView, points: float) -> float:
+        """Hand points from our side, plus a premium for results that end the game."""
+        target = view.rules.target
+        me, opp = view.scores[view.seat], view.scores[1 - view.seat]
+        u = points
+        if points > 0 and me + points >= target:
+            u += self.params.game_end
+        elif points < 0 and opp - points >= target:
+            u -= self.params.game_end
+        return u
+
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _draw(self, view: SeatView, dec: _Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
+        """Pile or stock (or pass the upcard): compare the hand values the two lead to."""
+        from ..hand import Phase
+
+        pile_a = next((a for a in legal if a.kind is Kind.PILE), None)
+        others = [a for a in legal if a.kind is not Kind.PILE]
+        if view.phase is Phase.LAST_CHANCE:
+            return self._last_chance(view, dec, legal)
+        if pile_a is None or not view.pile:
+            return [(a, 0.0, "draw from the stock") for a in legal]
+        top = view.pile[-1]
+        hand = view.hand
+        h11 = hand | 1 << top
+        cur_dw = deadwood(hand)
+        after = min_deadwood_after_discard(h11)
+        r, s = top % 13, top // 13
+        related = bool(hand & (_RANK_MASK << r) & ~(1 << top))
+        for d in (-2, -1, 1, 2):
+            if 0 <= r + d < 13 and hand >> (s * 13 + r + d) & 1:
+                related = True
+        other_word = "pass" if any(a.kind is Kind.PASS for a in others) else "draw from the stock"
+        if not related and after >= cur_dw:
+            out = [(a, 0.0, f"{other_word}: {card_str(top)} does not help your hand") for a in others]
+            out.append((pile_a, -1.0, f"{card_str(top)} neither joins a meld nor lowers your deadwood"))
+            return out
+        # Taking the pile: best discard (not the card taken) by hand value.
+        v_pile = float("inf")
+        for d in cards_of(hand):
+            v = dec.value(h11 & ~(1 << d))
+            if v < v_pile:
+                v_pile = v
+        # The stock: expectation over unseen cards of the best of the two lowest-deadwood discards.
+        acc = 0.0
+        for c, wt in dec.stock_w:
+            h = hand | 1 << c
+            cand = sorted((deadwood(h & ~(1 << d)), d) for d in cards_of(h))[:2]
+            best = min(dec.value(h & ~(1 << d)) for _, d in cand)
+            acc += wt * best
+        v_stock = acc / dec.stock_total if dec.stock_w else dec.value(hand)
+        pile_reason = f"take {card_str(top)}: deadwood {after} after the best discard"
+        if after < cur_dw:
+            pile_reason += f" (now {cur_dw})"
+        out = [(a, -v_stock, f"{other_word}: expected hand value {v_stock:.1f} vs {v_pile:.1f}") for a in others]
+        out.append((pile_a, -v_pile, pile_reason))
+        return out
+
+    def _last_chance(self, view: SeatView, dec: _Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
+        """Take the last discard only to knock with a positive expectation; passing is a dead hand (0)."""
+        out: list[tuple[Action, float, str]] = []
+        for a in legal:
+            if a.kind is Kind.PILE:
+                top = view.pile[-1]
+                h11 = view.hand | 1 << top
+                ev = max(
+                    (self._knock_ev(view, dec, h11 & ~(1 << d))[0] for d in cards_of(view.hand)
+                     if deadwood(h11 & ~(1 << d)) <= dec.limit),
+                    default=-100.0,
+                )
+                out.append((a, ev, f"take {card_str(top)} and knock: expected {ev:+.1f} points"))
+            else:
+                out.append((a, 0.0, "pass: the hand ends dead, nobody scores"))
+        return out
+
+    # -- discarding and knocking -------------------------------------------------------------
+
+    def _discard(self, view: SeatView, dec: _Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
+        hand = view.hand
+        taken = view.taken
+        p = self.params
+        discards = [a for a in legal if a.kind is Kind.DISCARD]
+        knocks = [a for a in legal if a.kind is Kind.KNOCK]
+        out: list[tuple[Action, float, str]] = []
+        costs: dict[int, float] = {}
+        for a in discards:
+            d = a.card
+            rest = hand & ~(1 << d)
+            v = dec.value(rest)
+            dz = dec.danger(d) if p.danger else 0.0
+            cost = v + p.danger * dz
+            reason = f"discard {card_str(d)}: deadwood {deadwood(rest)}, expected {v:.1f} after the next draw"
+            if dz >= 0.5:
+                reason += f"; it may help the opponent (danger {dz:.1f})"
+            if taken is not None and d == taken:
+                cost += 1000.0
+                reason = f"{card_str(d)} was just taken: throwing it back wastes the turn"
+            costs[d] = cost
+            out.append((a, -cost, reason))
+        if not knocks:
+            return out
+        # Knocks: gin at once; otherwise weigh knocking now against one more turn.
+        by_dw = sorted((deadwood(hand & ~(1 << a.card)), a.card, a) for a in knocks)
+        best_dw = by_dw[0][0]
+        if best_dw == 0:
+            for dw, _, a in by_dw:
+                out.append((a, 1000.0 - dw, "gin: every card in melds" if dw == 0 else f"knock with {dw}"))
+            return out
+        # The knock discard: lowest deadwood, then the one whose arrangement leaves the fewest layoffs.
+        cands = [t for t in by_dw if t[0] == best_dw]
+        evs = []
+        for _dw, c, _a in cands[:3]:
+            ev, _melds = self._knock_ev(view, dec, hand & ~(1 << c))
+            evs.append((ev, c))
+        ev_knock, knock_card = max(evs)
+        wait = self._wait_ev(view, dec, hand & ~(1 << knock_card))
+        base_cost = min(costs.values()) if costs else 0.0
+        knock_wins = ev_knock >= wait + p.wait_margin or not discards
+        for dw, c, a in by_dw:
+            if c == knock_card:
+                val = ev_knock if knock_wins else min(ev_knock, wait - 1e-6)
+                out.append((a, val, f"knock with {dw}: expected {ev_knock:+.1f} points (waiting {wait:+.1f})"))
+            else:
+                out.append((a, ev_knock - (dw - best_dw) - 0.5 - (0 if knock_wins else 1e6),
+                            f"knock with {dw}: more deadwood than needed"))
+        # Put the discards on the points scale so a knock compares with them.
+        if knock_wins:
+            shift = min(ev_knock, wait) - 1.0
+        else:
+            shift = wait + 1.0
+        out = [
+            (a, shift + (v + base_cost) if a.kind is Kind.DISCARD else v, r) for a, v, r in out
+        ]
+        return out
+
+    def _hand_mult(self, view: SeatView) -> int:
+        return view.rules.hand_multiplier(view.upcard)
+
+    def _arrangement(self, dec: _Decision, hand10: int, limit: int) -> tuple[int, list[int]]:
+        """The lowest-deadwood arrangement with the fewest likely layoffs."""
+        options = arrangements(hand10, limit)
+        if not options:
+            d, melds = best_arrangement(hand10)
+            return d, melds
+        low = options[0][0]
+        best: tuple[float, int, list[int]] | None = None
+        p_opp = dec.k.p_opp
+        known = dec.k.opp_known
+        for d, melds in options:
+            if d != low:
+                break
+            exp = 0.0
+            for m in melds:
+                t = layoff_targets(m)
+                exp += (t & known).bit_count()
+                for c in cards_of(t & dec.k.unseen):
+                    exp += p_opp[c]
+            if best is None or exp < best[0]:
+                best = (exp, d, melds)
+        assert best is not None
+        return best[1], best[2]
+
+    def _knock_ev(self, view: SeatView, dec: _Decision, hand10: int) -> tuple[float, list[int]]:
+        """Expected utility of knocking with these ten cards, over sampled opponent hands."""
+        rules = view.rules
+        k, melds = self._arrangement(dec, hand10, dec.limit)
+        mult = self._hand_mult(view)
+        ss = dec.samples()
+        if not ss:
+            return float(_knock_points(rules.gin_bonus, rules.undercut_bonus, k, 25)), melds
+        total = 0.0
+        for s in ss:
+            if k == 0:
+                pts = rules.gin_bonus + deadwood(s)
+            else:
+                dd = best_defense(s, melds).deadwood
+                pts = _knock_points(rules.gin_bonus, rules.undercut_bonus, k, dd)
+            total += self._utility(view, pts * mult)
+        return total / len(ss), melds
+
+    def _wait_ev(self, view: SeatView, dec: _Decision, hand10: int) -> float:
+        """Expected utility of discarding instead of knocking and knocking (or gin) next turn.
+
+        One simulated round per sample: the opponent draws from the stock and knocks if it
+        can (else discards its worst card); then we draw and knock with what we have.
+        """
+        rules = view.rules
+        stock = view.stock_size
+        if stock <= rules.dead_hand_stock:
+            return 0.0  # discarding now ends the hand dead
+        ss = dec.samples()
+        if not ss or not dec.stock_w:
+            return 0.0
+        mult = self._hand_mult(view)
+        rng = dec.rng
+        pool = [c for c, _ in dec.stock_w]
+        weights = [w for _, w in dec.stock_w]
+        limit = dec.limit
+        k_now = deadwood(hand10)
+        opp_last = stock - 1 <= rules.dead_hand_stock  # the opponent's turn is the last one
+        total = 0.0
+        for s in ss:
+            u = rng.choices(pool, weights)[0]
+            s2 = s | 1 << u
+            kd, drops = _best_discards(s2)
+            if kd <= limit:
+                # The opponent knocks; we defend with our ten cards (layoffs ignored: a safe estimate).
+                if kd == 0:
+                    pts = -(rules.gin_bonus + k_now)
+                elif k_now <= kd:
+                    pts = kd - k_now + rules.undercut_bonus
+                else:
+                    pts = -(k_now - kd)
+                total += self._utility(view, pts * mult)
+                continue
+            if opp_last:
+                continue  # dead hand: 0
+            s10 = s2 & ~(1 << drops)
+            c = u
+            while c == u:
+                c = rng.choices(pool, weights)[0]
+            h = hand10 | 1 << c
+            k2, drop = _best_discards(h)
+            h10 = h & ~(1 << drop)
+            if k2 == 0:
+                pts = rules.gin_bonus + deadwood(s10)
+            elif k2 <= limit:
+                _, melds = best_arrangement(h10)
+                pts = _knock_points(rules.gin_bonus, rules.undercut_bonus, k2, best_defense(s10, melds).deadwood)
+            else:
+                pts = 0  # cannot happen often: we keep the knocking hand
+            total += self._utility(view, pts * mult)
+        return total / len(ss)
+
+    # -- laying out ----------------------------------------------------------------------------
+
+    def _layout(self, view: SeatView, dec: _Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
+        from ..hand import Phase
+
+        legal_set = set(legal)
+        choice: Action | None = None
+        reason = ""
+        if view.phase is Phase.LAYOUT:
+            laid = 0
+            for m in view.knocker_melds:
+                laid |= m
+            rest = view.hand & ~laid
+            gin = deadwood(view.hand) == 0
+            limit = 0 if gin else view.knock_limit
+            if view.hand.bit_count() == 11:
+                limit = 0
+            _, melds = self._arrangement(dec, rest, limit)
+            for m in melds:
+                a = Action.lay_meld(m)
+                if a in legal_set:
+                    choice, reason = a, "lay out the arrangement that leaves the fewest layoffs"
+                    break
+        elif view.phase is Phase.DEFENDER_LAYOUT:
+            laid = 0
+            for m in view.defender_melds:
+                laid |= m
+            rest = view.hand & ~laid
+            knocker_cards = sum(m.bit_count() for m in view.knocker_melds)
+            if knocker_cards >= view.opponent_size:
+                _, melds = best_arrangement(rest)
+            else:
+                melds = best_defense(rest, list(view.knocker_melds)).melds
+            for m in melds:
+                a = Action.lay_meld(m)
+                if a in legal_set:
+                    choice, reason = a, "your melds for the lowest count after layoffs"
+                    break
+        else:
+            seq = _best_layoffs(view)
+            for c, t in seq:
+                a = Action.layoff(c, t)
+                if a in legal_set:
+                    choice, reason = a, f"lay off {card_str(c)}"
+                    break
+        if choice is None:
+            choice = DONE if DONE in legal_set else legal[0]
+            reason = "done" if choice == DONE else "the only way on"
+        return [(a, 1.0 if a == choice else 0.0, reason if a == choice else "not the best layout") for a in legal]
+
+
+def _best_discards(mask: int) -> tuple[int, int]:
+    """Lowest deadwood after one discard and that discard."""
+    best, card = 1 << 30, -1
+    for c in cards_of(mask):
+        v = deadwood(mask & ~(1 << c))
+        if v < best:
+            best, card = v, c
+    return best, card
+
+
+def _best_layoffs(view: SeatView) -> list[tuple[int, int]]:
+    """Layoffs that shed the most deadwood points (a short exact search; chains included)."""
+    laid = 0
+    for m in view.defender_melds:
+        laid |= m
+    for c, _ in view.layoffs:
+        laid |= 1 << c
+    rest = view.hand & ~laid
+    melds = [m | view.laid_on[i] if i < len(view.laid_on) else m for i, m in enumerate(view.knocker_melds)]
+
+    best_val = 0
+    best_seq: list[tuple[int, int]] = []
+
+    seen: set[tuple[int, tuple[int, ...]]] = set()
+
+    def walk(rest: int, melds: list[int], val: int, seq: list[tuple[int, int]]) -> None:
+        nonlocal best_val, best_seq
+        key = (rest, tuple(melds))
+        if key in seen:
+            return
+        seen.add(key)
+        if val > best_val:
+            best_val, best_seq = val, list(seq)
+        for t, m in enumerate(melds):
+            for c in cards_of(layoff_targets(m) & rest):
+                melds2 = list(melds)
+                melds2[t] = m | 1 << c
+                seq.append((c, t))
+                walk(rest & ~(1 << c), melds2, val + CARD_VALUES[c], seq)
+                seq.pop()
+
+    walk(rest, melds, 0, [])
+    return best_seq
+
+
+__all__ = ["ExpertParams", "ExpertPlayer", "Knowledge", "build_knowledge"]
