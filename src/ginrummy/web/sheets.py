@@ -1,0 +1,319 @@
+"""Printable sheets: ``GET /rules`` (the rule sheet) and ``GET /scoresheet`` (a blank score sheet).
+
+Both are generated from a :class:`~ginrummy.rules.Rules` built from the query string
+(``?preset=online&knock_limit=7&big_gin=yes``), so a printed sheet always carries the figures of
+the rule set actually chosen. Both are plain HTML with the stylesheet inlined and ``@media print``
+rules that fit one Letter or A4 page; the screen-only controls (choose the rules, print) vanish
+when printed. Bad settings answer 400 with the rule's own error message.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from dataclasses import fields
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+
+from ..commands.rules_sheet import changes_line, nav_html, page_html, render_html
+from ..errors import GinRummyError, RulesError
+from ..rules import PRESETS, RULE_NAMES, Rules, parse_rule_value
+
+router = APIRouter(tags=["sheets"])
+
+#: Query keys that are not rules: the score sheet's player names and number of rows.
+SHEET_KEYS = frozenset({"preset", "rules", "names", "hands"})
+
+#: Rows that fit one page under the header and the bonus rows (checked by printing to PDF).
+DEFAULT_HANDS = 24
+MAX_HANDS = 30
+
+
+def rules_from_query(items: Iterable[tuple[str, str]]) -> Rules:
+    """A rule set from query parameters: ``preset`` (or ``rules``) plus any rule by name.
+
+    Empty values are ignored so a form can leave a field blank.
+
+    >>> rules_from_query([('preset', 'online'), ('knock_limit', '7'), ('names', 'A,B')]).knock_limit
+    7
+    >>> rules_from_query([('knock_limt', '7')])
+    Traceback (most recent call last):
+    ...
+    ginrummy.errors.RulesError: unknown rule 'knock_limt' (did you mean 'knock_limit'?)
+    """
+    preset = "classic"
+    overrides: dict[str, Any] = {}
+    for key, value in items:
+        if key in ("preset", "rules"):
+            preset = value or "classic"
+        elif key in SHEET_KEYS or value == "":
+            continue
+        else:
+            overrides[key] = parse_rule_value(key, value)
+    return Rules.preset(preset, **overrides)
+
+
+def query_of(rules: Rules) -> str:
+    """The query string that rebuilds ``rules``: the preset and only the changed rules.
+
+    >>> query_of(Rules.preset('online', big_gin=True))
+    'preset=online&big_gin=true'
+    """
+    from urllib.parse import urlencode
+
+    pairs: list[tuple[str, str]] = [("preset", rules.name)]
+    for k, v in rules.overrides().items():
+        pairs.append((k, str(v).lower() if isinstance(v, bool) else str(v)))
+    return urlencode(pairs)
+
+
+def _error_page(message: str, back: str) -> HTMLResponse:
+    body = (
+        nav_html()
+        + '<main class="sheet"><h1>These rules cannot be used</h1>'
+        + f'<p role="alert">{html.escape(message)}</p>'
+        + f'<p><a href="{html.escape(back)}">Back to the classic rules</a></p></main>'
+    )
+    return HTMLResponse(page_html("Rules error", body), status_code=400)
+
+
+# -- the screen-only controls -------------------------------------------------------------------
+
+_FORM_SCRIPT = """<script>
+// Send only the rules that differ from the preset, so the address stays short and shareable.
+document.querySelectorAll('form[data-rules-form]').forEach(function (form) {
+  form.addEventListener('submit', function () {
+    form.querySelectorAll('[data-default]').forEach(function (el) {
+      if (el.value === el.dataset.default) { el.disabled = true; }
+    });
+  });
+  var preset = form.querySelector('select[name=preset]');
+  if (preset) {
+    preset.addEventListener('change', function () {
+      var extra = form.dataset.keep ? '&' + form.dataset.keep : '';
+      location.search = '?preset=' + encodeURIComponent(preset.value) + extra;
+    });
+  }
+});
+</script>"""
+
+
+def _rule_input(rules: Rules, base: Rules, name: str, kind: str) -> str:
+    """One labelled control for one rule; ``data-default`` is the preset's value."""
+    value = getattr(rules, name)
+    default = getattr(base, name)
+    label = name.replace("_", " ")
+    ident = f"rule-{name}"
+    if kind == "bool":
+        opts = "".join(
+            f'<option value="{v}"{" selected" if value == b else ""}>{t}</option>'
+            for v, b, t in (("true", True, "yes"), ("false", False, "no"))
+        )
+        d = "true" if default else "false"
+        ctl = f'<select id="{ident}" name="{name}" data-default="{d}">{opts}</select>'
+    elif kind == "int":
+        ctl = f'<input id="{ident}" name="{name}" type="number" min="0" value="{value}" data-default="{default}">'
+    else:
+        from ..rules import _CHOICES
+
+        opts = "".join(
+            f'<option value="{c}"{" selected" if c == value else ""}>{c.replace("_", " ")}</option>'
+            for c in _CHOICES.get(name, (str(value),))
+        )
+        ctl = f'<select id="{ident}" name="{name}" data-default="{html.escape(str(default))}">{opts}</select>'
+    return f'<label for="{ident}">{html.escape(label)}</label> {ctl}'
+
+
+def _controls(rules: Rules, action: str, extra: str = "", keep: str = "") -> str:
+    """Choose a preset, change any rule, print. ``extra`` adds fields (the score sheet's names)."""
+    base = Rules.preset(rules.name)
+    presets = "".join(
+        f'<option value="{p}"{" selected" if p == rules.name else ""}>{p}</option>' for p in PRESETS
+    )
+    kinds = {f.name: str(f.type) for f in fields(Rules)}
+    hidden = ("team_target", "team_bonuses")  # 4-player team rules do not change a 2-player sheet
+    inputs = "".join(
+        f"<div>{_rule_input(rules, base, n, kinds[n])}</div>" for n in RULE_NAMES if n not in hidden
+    )
+    other = "/scoresheet" if action == "/rules" else "/rules"
+    other_label = "Score sheet for these rules" if action == "/rules" else "Rule sheet for these rules"
+    q = query_of(rules)
+    return (
+        f'<form class="controls no-print" method="get" action="{action}" data-rules-form '
+        f'data-keep="{html.escape(keep)}">'
+        '<div class="row">'
+        f'<label for="preset">Rule set</label> <select id="preset" name="preset">{presets}</select>'
+        f"{extra}"
+        '<button type="button" onclick="window.print()">Print</button>'
+        f'<a href="{other}?{html.escape(q)}">{other_label}</a>'
+        f'<a href="/scorekeeper?{html.escape(q)}">Keep score with these rules</a>'
+        "</div>"
+        f'<details><summary>Change a rule</summary><fieldset>{inputs}</fieldset>'
+        '<p><button type="submit">Show these rules</button></p></details>'
+        "</form>" + _FORM_SCRIPT
+    )
+
+
+# -- the rule sheet -----------------------------------------------------------------------------
+
+
+@router.get("/rules", response_class=HTMLResponse, summary="Printable rule sheet")
+def rule_sheet(request: Request) -> HTMLResponse:
+    """Every rule in force in plain words, with the scoring tables of that rule set."""
+    try:
+        rules = rules_from_query(request.query_params.multi_items())
+    except GinRummyError as e:
+        return _error_page(str(e), "/rules")
+    return HTMLResponse(render_html(rules, controls=_controls(rules, "/rules")))
+
+
+# -- the score sheet ----------------------------------------------------------------------------
+
+
+def _figures(r: Rules) -> str:
+    """The scoring figures in one line, printed above the grid so nobody needs the rule sheet."""
+    parts = []
+    if not r.straight_gin and (r.oklahoma or r.knock_limit):
+        limit = "the upcard's value" if r.oklahoma else str(r.knock_limit)
+        parts.append(f"Knock with {limit} or less: the difference")
+        parts.append(f"undercut (equal or less): difference + {r.undercut_bonus}")
+    parts.append(f"gin: {r.gin_bonus} + deadwood")
+    if r.big_gin:
+        parts.append(f"big gin: {r.big_gin_bonus} + deadwood")
+    if r.oklahoma and r.oklahoma_spade_double:
+        parts.append("spade upcard: hand doubled")
+    line = "; ".join(parts) + "."
+    game = f" Game to {r.target}"
+    if r.game_bonus:
+        game += f": game bonus {r.game_bonus}"
+    if r.shutout == "bonus" and r.game_bonus != r.shutout_bonus:
+        game += f" ({r.shutout_bonus} for a shutout)"
+    elif r.shutout == "double_total":
+        game += " (shutout: whole score doubled)"
+    elif r.shutout == "double_hands":
+        game += " (shutout: each hand doubled)"
+    if r.box_bonus:
+        game += f", box bonus {r.box_bonus} a hand won"
+        if r.oklahoma and r.oklahoma_extra_boxes:
+            game += " and a box each extra box"
+    game += ". Box bonuses do not count toward the target."
+    return line + game
+
+
+def _names(raw: str | None) -> tuple[str, str]:
+    parts = [p.strip()[:24] for p in (raw or "").split(",")]
+    a = parts[0] if parts and parts[0] else ""
+    b = parts[1] if len(parts) > 1 and parts[1] else ""
+    return a, b
+
+
+def _grid(rules: Rules, names: tuple[str, str], hands: int) -> str:
+    """The score grid: one column group per player (per game and player for Hollywood)."""
+    shown = [html.escape(n) if n else f"Player {i + 1}" for i, n in enumerate(names)]
+    foot_rows: list[tuple[str, str]] = []
+    if rules.hollywood:
+        games = 3
+        head1 = '<th rowspan="3" class="num" scope="col">Hand</th>' + "".join(
+            f'<th colspan="4" class="game-start" scope="colgroup">Game {g + 1}</th>' for g in range(games)
+        )
+        head2 = "".join(
+            f'<th colspan="2" class="player{" game-start" if p == 0 else ""}" scope="colgroup">{shown[p]}</th>'
+            for _ in range(games)
+            for p in range(2)
+        )
+        head3 = "".join(
+            f'<th{" class=game-start" if p == 0 else ""}>Pts</th><th>Total</th>' for _ in range(games) for p in range(2)
+        )
+        cells = "".join(
+            f'<td{" class=game-start" if p == 0 else ""}></td><td></td>' for _ in range(games) for p in range(2)
+        )
+        body = "".join(f'<tr><td class="num">{i + 1}</td>{cells}</tr>' for i in range(hands))
+        per_game = "".join(
+            f'<td colspan="2"{" class=game-start" if p == 0 else ""}></td>' for _ in range(games) for p in range(2)
+        )
+        if rules.box_bonus:
+            foot_rows.append((f"Boxes (hands in this game) x {rules.box_bonus}", per_game))
+        if rules.game_bonus or rules.shutout != "none":
+            foot_rows.append(("Game bonus / shutout", per_game))
+        foot_rows.append(("Game total", per_game))
+        match = "".join(f'<td colspan="6"{" class=game-start" if p == 0 else ""}></td>' for p in range(2))
+        foot_rows.append(("Three games added", match))
+        head = f"<tr>{head1}</tr><tr>{head2}</tr><tr>{head3}</tr>"
+        span = 13
+    else:
+        head1 = '<th rowspan="2" class="num" scope="col">Hand</th>' + "".join(
+            f'<th colspan="3" class="player{" game-start" if p == 0 else ""}" scope="colgroup">{shown[p]}</th>'
+            for p in range(2)
+        )
+        head2 = "".join('<th class="game-start">Points</th><th>Total</th><th>Box</th>' for _ in range(2))
+        cells = '<td class="game-start"></td><td></td><td class="box"></td>' * 2
+        body = "".join(f'<tr><td class="num">{i + 1}</td>{cells}</tr>' for i in range(hands))
+        per_player = '<td colspan="3" class="game-start"></td><td colspan="3" class="game-start"></td>'
+        if rules.box_bonus:
+            foot_rows.append((f"Boxes x {rules.box_bonus}", per_player))
+            if rules.oklahoma and rules.oklahoma_extra_boxes:
+                foot_rows.append((f"Extra boxes x {rules.box_bonus}", per_player))
+        if rules.game_bonus or rules.shutout != "none":
+            foot_rows.append(("Game bonus / shutout", per_player))
+        foot_rows.append(("Final total", per_player))
+        head = f"<tr>{head1}</tr><tr>{head2}</tr>"
+        span = 7
+    foot = "".join(f'<tr><th scope="row">{html.escape(label)}</th>{c}</tr>' for label, c in foot_rows)
+    foot += f'<tr><th scope="row">Margin</th><td colspan="{span - 1}"></td></tr>'
+    return f'<table class="grid"><thead>{head}</thead><tbody>{body}</tbody><tfoot>{foot}</tfoot></table>'
+
+
+def render_score_sheet(rules: Rules, names: tuple[str, str] = ("", ""), hands: int = DEFAULT_HANDS,
+                       controls: str = "") -> str:
+    """A blank score sheet for ``rules``: write each hand's points under its winner."""
+    kind = "Hollywood score sheet" if rules.hollywood else "score sheet"
+    legend = (
+        "Write each hand's points under its winner and each game's running total. A hand goes in game 1 on a "
+        "player's first win, games 1 and 2 on the second, every open game after that. A game closes when a "
+        f"player reaches {rules.target}."
+        if rules.hollywood
+        else "Write each hand's points under its winner, add them to the running total and tick a box for each "
+        f"hand won. The first to {rules.target} wins; then add the bonuses. Dead hands: write a dash."
+    )
+    body = (
+        nav_html()
+        + '<main class="sheet score-sheet">'
+        + controls
+        + f"<h1>Gin Rummy {kind}: {html.escape(rules.name)}"
+        + (" (changed)" if rules.overrides() else "")
+        + "</h1>"
+        + f'<p class="changes">{html.escape(changes_line(rules))}</p>'
+        + f'<p class="figures">{html.escape(_figures(rules))}</p>'
+        + _grid(rules, names, hands)
+        + f'<p class="legend">{html.escape(legend)} Date: ____________</p>'
+        + "</main>"
+    )
+    return page_html(f"Gin Rummy {kind}: {rules.name}", body)
+
+
+@router.get("/scoresheet", response_class=HTMLResponse, summary="Printable blank score sheet")
+def score_sheet(request: Request) -> HTMLResponse:
+    """A blank score sheet for the chosen rules (``names=You,Sam``, ``hands=24`` optional)."""
+    params = request.query_params
+    try:
+        rules = rules_from_query(params.multi_items())
+        raw_hands = params.get("hands") or str(DEFAULT_HANDS)
+        if not raw_hands.isdigit() or not 1 <= int(raw_hands) <= MAX_HANDS:
+            raise RulesError(f"hands must be a whole number from 1 to {MAX_HANDS}, not {raw_hands!r}")
+    except GinRummyError as e:
+        return _error_page(str(e), "/scoresheet")
+    names = _names(params.get("names"))
+    hands = int(raw_hands)
+    name_value = html.escape(",".join(n for n in names if n) if any(names) else "")
+    extra = (
+        '<label for="names">Players</label> '
+        f'<input id="names" name="names" type="text" placeholder="You,Sam" value="{name_value}">'
+        f'<label for="hands">Rows</label> <input id="hands" name="hands" type="number" min="1" max="{MAX_HANDS}" '
+        f'value="{hands}">'
+    )
+    from urllib.parse import urlencode
+
+    keep = urlencode([(k, v) for k, v in (("names", ",".join(names) if any(names) else ""), ("hands", str(hands))) if v])
+    return HTMLResponse(render_score_sheet(rules, names, hands, _controls(rules, "/scoresheet", extra, keep)))
