@@ -611,6 +611,8 @@ class Match:
         self._next_dealer = first_dealer
         #: Called with (match, hand) when a hand ends (web app, logs).
         self.on_hand_end: Callable[[Match, Hand], None] | None = None
+        #: The kind of record this match writes by default ("game", or "hand" once read from one).
+        self.record_kind = "game"
 
     # -- state ---------------------------------------------------------------------------
 
@@ -688,11 +690,12 @@ class Match:
 
     # -- records -------------------------------------------------------------------------
 
-    def to_record(self, kind: str = "game") -> dict[str, Any]:
-        """The JSON record of this match (see :mod:`ginrummy.record`)."""
+    def to_record(self, kind: str | None = None) -> dict[str, Any]:
+        """The JSON record of this match (see :mod:`ginrummy.record`); ``kind`` "game" or "hand"
+        (default: the kind it was read from, else "game")."""
         from .record import match_to_record
 
-        return match_to_record(self, kind=kind)
+        return match_to_record(self, kind=kind or self.record_kind)
 
     @classmethod
     def from_record(cls, data: Mapping[str, Any]) -> Match:

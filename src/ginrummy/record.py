@@ -183,6 +183,7 @@ def match_from_record(data: Mapping[str, Any]) -> Match:
     if kind == "hand" and len(hands) != 1:
         raise ReplayError(f"a hand record holds exactly one hand, not {len(hands)}")
     match = Match(rules, first_dealer=first, seed=seed, players=players)
+    match.record_kind = kind
     for i, hd in enumerate(hands):
         _replay_hand(match, i, hd, last=i == len(hands) - 1)
     stated = data.get("result")
