@@ -176,3 +176,12 @@ def test_unreadable_record(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "not valid JSON" in capsys.readouterr().err
     assert main(["replay", str(tmp_path / "missing.json")]) == 2
     assert parse_card("As") == 0
+
+
+def test_hand_without_deck_needs_a_seed() -> None:
+    rec = golden()
+    rec["seed"] = None
+    rec["result"] = None
+    del rec["hands"][0]["deck"]
+    with pytest.raises(ReplayError, match="hand 1 has no deck, and the record has no seed"):
+        match_from_record(rec)

@@ -595,9 +595,11 @@ class Match:
     ) -> None:
         self.rules = rules
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
-        self.players: tuple[str, str] = (str(players[0]), str(players[1]))
+        #: Whether the seed was given (a record without one cannot shuffle hands it lacks decks for).
+        self.seed_given = seed is not None
         if len(players) != 2:
             raise ValueError("a two-player match needs two player names")
+        self.players: tuple[str, str] = (str(players[0]), str(players[1]))
         self.cuts: list[Cut] = []
         if first_dealer is None:
             first_dealer, self.cuts = cut_for_deal(rules, _cut_rng(self.seed))

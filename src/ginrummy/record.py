@@ -211,6 +211,8 @@ def _replay_hand(match: Match, i: int, hd: Any, *, last: bool) -> None:
             hand=i,
             rule="next_dealer",
         )
+    if "deck" not in hd and match.seed_given is False:
+        raise ReplayError(f"hand {i + 1} has no deck, and the record has no seed to shuffle one from", hand=i)
     deck = _deck(hd["deck"], i) if "deck" in hd else None
     h = match.start_hand(deck)
     actions = hd.get("actions", [])
