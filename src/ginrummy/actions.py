@@ -72,21 +72,52 @@ class Action:
 
     @staticmethod
     def discard(card: Card) -> Action:
-        return Action(Kind.DISCARD, card)
+        """Discard ``card`` face up (ends the turn).
+
+        >>> Action.discard(51), int(Action.discard(51))
+        (Action.parse('Kc'), 51)
+        """
+        _check_card(card)
+        return _FROM_INT[card]
 
     @staticmethod
     def knock(card: Card) -> Action:
-        return Action(Kind.KNOCK, card)
+        """Knock, discarding ``card`` face down; with 0 deadwood left this is gin.
+
+        >>> int(Action.knock(0)), str(Action.knock(0))
+        (55, 'knock As')
+        """
+        _check_card(card)
+        return _FROM_INT[KNOCK_BASE + card]
 
     @staticmethod
     def lay_meld(meld: int) -> Action:
-        if meld not in MELD_INDEX:
-            raise NotationError(f"not a meld: {' '.join(card_str(c) for c in cards_of(meld))}")
-        return Action(Kind.MELD, meld=meld)
+        """Lay one meld (a card mask) face up after a knock.
+
+        >>> Action.lay_meld(0b111)
+        Action.parse('meld As2s3s')
+        >>> Action.lay_meld(0b11)
+        Traceback (most recent call last):
+        ...
+        ginrummy.errors.NotationError: not a meld: As 2s
+        """
+        i = MELD_INDEX.get(meld) if isinstance(meld, int) else None
+        if i is None:
+            cards = " ".join(card_str(c) for c in cards_of(meld)) if isinstance(meld, int) and 0 <= meld < 1 << 52 else meld
+            raise NotationError(f"not a meld: {cards}")
+        return _FROM_INT[MELD_BASE + i]
 
     @staticmethod
     def layoff(card: Card, target: int) -> Action:
-        return Action(Kind.LAYOFF, card, target=target)
+        """Lay off ``card`` on the knocker's meld number ``target`` (0-based, in laying order).
+
+        >>> Action.layoff(parse_card('7h'), 0)
+        Action.parse('layoff 7h 0')
+        """
+        _check_card(card)
+        if not isinstance(target, int) or not 0 <= target < MAX_LAYOFF_TARGETS:
+            raise NotationError(f"not a meld number: {target!r} (0..{MAX_LAYOFF_TARGETS - 1})")
+        return _FROM_INT[LAYOFF_BASE + card * MAX_LAYOFF_TARGETS + target]
 
     # -- integers ------------------------------------------------------------------------
 
@@ -112,7 +143,12 @@ class Action:
 
     @staticmethod
     def from_int(n: int) -> Action:
-        if not isinstance(n, int) or not 0 <= n < NUM_ACTIONS:
+        """The action with integer code ``n`` (see the table above); inverse of ``int(action)``.
+
+        >>> Action.from_int(52), Action.from_int(108)
+        (Action.parse('stock'), Action.parse('done'))
+        """
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < NUM_ACTIONS:
             raise NotationError(f"not an action number: {n!r} (0..{NUM_ACTIONS - 1})")
         return _FROM_INT[n]
 
@@ -166,6 +202,11 @@ class Action:
             ) from None
 
 
+def _check_card(card: object) -> None:
+    if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
+        raise NotationError(f"not a card: {card!r} (cards are 0..51)")
+
+
 _WORDS: Final = {
     Kind.STOCK: "stock",
     Kind.PILE: "pile",
@@ -199,10 +240,10 @@ def _split_cards(text: str) -> str:
 def _build_from_int() -> list[Action]:
     table: list[Action] = [Action(Kind.DONE)] * NUM_ACTIONS
     for c in range(52):
-        table[c] = Action.discard(c)
-        table[KNOCK_BASE + c] = Action.knock(c)
+        table[c] = Action(Kind.DISCARD, c)
+        table[KNOCK_BASE + c] = Action(Kind.KNOCK, c)
         for t in range(MAX_LAYOFF_TARGETS):
-            table[LAYOFF_BASE + c * MAX_LAYOFF_TARGETS + t] = Action.layoff(c, t)
+            table[LAYOFF_BASE + c * MAX_LAYOFF_TARGETS + t] = Action(Kind.LAYOFF, c, target=t)
     table[STOCK_ID] = Action(Kind.STOCK)
     table[PILE_ID] = Action(Kind.PILE)
     table[PASS_ID] = Action(Kind.PASS)

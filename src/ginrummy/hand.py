@@ -22,25 +22,28 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
 
 from .actions import BIG_GIN, DISCARD_ACTIONS, DONE, KNOCK_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from .cards import FULL_DECK, Card, card_str, cards_of, mask_value
 from .errors import IllegalActionError, NotationError
 from .melds import (
     arrangements,
+    best_arrangement,
     best_defense,
     can_lay_off,
     deadwood,
     knocker_choice,
+    meld_str,
     melds_in,
     min_deadwood_after_discard,
 )
-from .rules import Rules
 from .observation import SeatView, observe
+from .rules import Rules
 from .scoring import DEAD_HAND, HandResult, score_hand
 
+#: ``Hand.current`` while nobody acts: before the deal (the chance step) and after the end.
 CHANCE = -1
+_ALL_CARDS = frozenset(range(52))
 
 
 class Phase(Enum):
@@ -107,14 +110,21 @@ class Hand:
     def deal(self, deck: Sequence[Card] | None = None, rng: random.Random | None = None) -> None:
         """The chance step: deal a given deck order, or a shuffled one from ``rng``."""
         if self.phase is not Phase.DEAL:
-            raise IllegalActionError("the hand has already been dealt", rule="deal")
+            raise IllegalActionError("cannot deal: the hand has already been dealt", rule="deal")
+        if self.dealer not in (0, 1):
+            raise IllegalActionError(f"cannot deal: the dealer must be player 0 or 1, not {self.dealer!r}", rule="deal")
         if deck is None:
             cards = list(range(52))
             (rng or random.Random()).shuffle(cards)
             deck = cards
         deck = list(deck)
-        if sorted(deck) != list(range(52)):
-            raise IllegalActionError("a deck must hold each of the 52 cards once", rule="deal")
+        if len(deck) != 52 or set(deck) != _ALL_CARDS:
+            missing = sorted(_ALL_CARDS - set(deck))
+            raise IllegalActionError(
+                f"cannot deal: a deck must hold each of the 52 cards once (got {len(deck)} cards"
+                + (f", missing {' '.join(card_str(c) for c in missing)})" if missing else ")"),
+                rule="deal",
+            )
         self.deck = deck
         nd, d = self.non_dealer, self.dealer
         for i in range(20):
@@ -233,7 +243,7 @@ class Hand:
             return out
         if p is Phase.LAYOUT:
             rest = self.hands[seat] & ~self._laid_mask(self.knocker_melds)
-            limit = 0 if (self.big_gin or self._must_gin) else self.knock_limit
+            limit = self._layout_limit()
             out = []
             if mask_value(rest) <= limit:
                 out.append(DONE)
@@ -257,6 +267,10 @@ class Hand:
             return _sorted(out)
         raise AssertionError(p)
 
+    def _layout_limit(self) -> int:
+        """Deadwood the knocker's layout may keep: 0 for gin or big gin, else the knock limit."""
+        return 0 if (self.big_gin or self._must_gin) else self.knock_limit
+
     @property
     def _must_gin(self) -> bool:
         """A knocker whose ten cards make gin lays them out as gin."""
@@ -275,11 +289,26 @@ class Hand:
 
     # ------------------------------------------------------------------ verification
 
-    def verify(self, action: Action) -> None:
-        """Raise :class:`IllegalActionError` naming the rule if ``action`` is not legal now."""
+    def verify(self, action: Action, seat: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` if ``action`` is not legal now; change nothing.
+
+        The message names the rule and the numbers behind it, and ``.rule`` names the rule
+        for programs. ``seat``, when given, must be the seat to act.
+
+        >>> from ginrummy.rules import Rules
+        >>> h = new_hand(Rules(), dealer=1, deck=list(range(52)))
+        >>> h.verify(Action.parse('stock'))
+        Traceback (most recent call last):
+        ...
+        ginrummy.errors.IllegalActionError: stock is not allowed now: first turn: player 0 takes the upcard (pile) or passes
+        """
+        if seat is not None and seat != self.current and self.phase is not Phase.OVER:
+            who = "nobody" if self.current == CHANCE else f"player {self.current}"
+            raise IllegalActionError(f"not your turn: it is {who}'s turn to act, not player {seat}'s", rule="turn")
         if self._legal_fast(action):
             return
-        raise IllegalActionError(self._why_illegal(action), rule=self._rule_of(action))
+        message, rule = self._why_illegal(action)
+        raise IllegalActionError(message, rule=rule)
 
     def _legal_fast(self, a: Action) -> bool:
         """The same answer as ``a in legal_actions()``, without listing them all."""
@@ -306,91 +335,141 @@ class Hand:
             return True
         return a in self.legal_actions()
 
-    def _rule_of(self, action: Action) -> str:
-        return {
-            Kind.DISCARD: "discard",
-            Kind.STOCK: "draw",
-            Kind.PILE: "draw",
-            Kind.PASS: "upcard",
-            Kind.KNOCK: "knock",
-            Kind.BIG_GIN: "big_gin",
-            Kind.DONE: "layout",
-            Kind.MELD: "meld",
-            Kind.LAYOFF: "layoff",
-        }[action.kind]
-
-    def _why_illegal(self, a: Action) -> str:
+    def _why_illegal(self, a: Action) -> tuple[str, str]:
+        """(message, rule) for an action that ``_legal_fast`` refused. Off the hot path."""
         p = self.phase
         k = a.kind
-        name = self.phase.value.replace("_", " ")
+        seat = self.current
         if p is Phase.OVER:
-            return "the hand is over"
+            return f"{a} is not allowed: the hand is over", "hand_over"
         if p is Phase.DEAL:
-            return "the hand has not been dealt yet"
+            return f"{a} is not allowed: the hand has not been dealt yet", "deal"
+        if k in (Kind.DISCARD, Kind.KNOCK, Kind.LAYOFF) and not 0 <= a.card < 52:
+            return f"not a card: {a.card} (cards are 0..51)", "card"
         if p is Phase.OFFER:
-            return f"{a} is not allowed now: on the first turn take the upcard (pile) or pass"
+            return (
+                f"{a} is not allowed now: first turn: player {seat} takes the upcard (pile) or passes",
+                "upcard_offer",
+            )
         if p is Phase.DRAW:
             if k is Kind.PILE:
                 if self.stock_only:
-                    return "cannot take the upcard: both players passed it, so the non-dealer draws from the stock"
-                top = self.top_discard
-                if top is not None and self.first_thrower.get(top) == self.current:
                     return (
-                        f"cannot take {card_str(top)} back: you threw it first, and may take it back only to "
-                        "knock on this turn"
+                        "cannot take the upcard: both players passed it, so the non-dealer draws from the stock",
+                        "upcard_offer",
                     )
-                return "cannot take from the discard pile: it is empty"
-            return f"{a} is not allowed now: draw first, from the stock or the discard pile"
+                top = self.top_discard
+                if top is None:
+                    return "cannot take from the discard pile: it is empty", "draw"
+                return (
+                    f"cannot take {card_str(top)} back: you threw it first and it was thrown back, so you may take "
+                    f"it only to knock on this turn, and no discard then leaves deadwood at or under the knock "
+                    f"limit {self.knock_limit}",
+                    "throw_back",
+                )
+            return f"{a} is not allowed now: draw first, from the stock or the discard pile", "draw_first"
         if p is Phase.LAST_CHANCE:
             if k is Kind.PILE:
-                return "cannot take the last discard: you could not knock or go gin with it"
-            return f"{a} is not allowed now: take the last discard to knock with it, or pass"
+                top = self.top_discard
+                assert top is not None
+                best = self._best_knock_deadwood(self.hands[seat] | 1 << top, 1 << top)
+                return (
+                    f"cannot take the last discard {card_str(top)}: it may be taken only to knock, and the best "
+                    f"knock with it leaves deadwood {best}, over the knock limit {self.knock_limit}",
+                    "last_chance",
+                )
+            return f"{a} is not allowed now: take the last discard to knock with it (pile), or pass", "last_chance"
         if p is Phase.DISCARD:
-            hand = self.hands[self.current]
+            hand = self.hands[seat]
             if k in (Kind.DISCARD, Kind.KNOCK):
                 c = a.card
+                verb = "knock with" if k is Kind.KNOCK else "discard"
                 if not hand >> c & 1:
-                    return f"cannot {'knock with' if k is Kind.KNOCK else 'discard'} {card_str(c)}: it is not in your hand"
+                    return f"cannot {verb} {card_str(c)}: it is not in your hand", "not_in_hand"
                 if self._no_discard_mask() >> c & 1:
                     return (
-                        f"cannot discard {card_str(c)}: a card taken from the discard pile may not be "
-                        "discarded on the same turn"
+                        f"cannot {verb} {card_str(c)}: it was just taken from the discard pile, and a card taken "
+                        "from the discard pile may not be discarded (face up or face down) on the same turn",
+                        "no_throw_back",
                     )
                 if k is Kind.DISCARD and self.must_knock:
-                    return "you took that discard to knock: you must knock (or go gin) on this turn"
-                if k is Kind.KNOCK:
-                    d = deadwood(hand & ~(1 << c))
-                    if self.knock_limit == 0:
-                        return f"cannot knock: deadwood {d}, and only gin ends a hand under these rules"
-                    return f"cannot knock: deadwood {d} is over the knock limit {self.knock_limit}"
+                    why = "the last discard" if self.stock_size <= self.rules.dead_hand_stock else "your own discard back"
+                    return (
+                        f"cannot discard {card_str(c)}: you took {why}, so you must knock (or go gin) on this turn",
+                        "must_knock",
+                    )
+                d = deadwood(hand & ~(1 << c))
+                if self.knock_limit == 0:
+                    return (
+                        f"cannot knock: deadwood {d} after discarding {card_str(c)}, and only gin (deadwood 0) "
+                        "ends a hand under these rules",
+                        "knock_limit",
+                    )
+                return (
+                    f"cannot knock: deadwood {d} is over the knock limit {self.knock_limit}"
+                    f" (after discarding {card_str(c)} face down)",
+                    "knock_limit",
+                )
             if k is Kind.BIG_GIN:
                 if not self.rules.big_gin:
-                    return "cannot go big gin: big gin is not played under these rules"
-                return f"cannot go big gin: deadwood {deadwood(hand)}, big gin needs all 11 cards in melds"
-            return f"{a} is not allowed now: discard a card (or knock)"
+                    return "cannot go big gin: big gin is not played under these rules", "big_gin"
+                return (
+                    f"cannot go big gin: deadwood {deadwood(hand)}, big gin needs all {hand.bit_count()} cards in melds",
+                    "big_gin",
+                )
+            return f"{a} is not allowed now: discard a card (or knock)", "discard_first"
         if p is Phase.LAYOUT:
+            rest = self.hands[seat] & ~self._laid_mask(self.knocker_melds)
+            limit = self._layout_limit()
+            what = "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
             if k is Kind.DONE:
-                rest = self.hands[self.current] & ~self._laid_mask(self.knocker_melds)
-                limit = 0 if (self.big_gin or self._must_gin) else self.knock_limit
-                what = "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
-                return f"cannot finish the layout: deadwood {mask_value(rest)} is left and {what}"
+                return f"cannot finish the layout: deadwood {mask_value(rest)} is left and {what}", "layout"
             if k is Kind.MELD:
-                return f"cannot lay {a}: those cards are not free in your hand, or the rest could not get within the limit"
-            return f"{a} is not allowed now: lay out your melds, then done"
+                missing = a.meld & ~rest
+                if missing:
+                    return (
+                        f"cannot lay {meld_str(a.meld)}: {_cards_text(missing)} not free in your hand",
+                        "layout",
+                    )
+                return (
+                    f"cannot lay {meld_str(a.meld)}: the other cards would keep deadwood {deadwood(rest & ~a.meld)} "
+                    f"at best, and {what}",
+                    "layout",
+                )
+            return f"{a} is not allowed now: the knocker lays out melds, then done", "layout"
         if p is Phase.DEFENDER_LAYOUT:
+            if k is Kind.MELD:
+                rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
+                return f"cannot lay {meld_str(a.meld)}: {_cards_text(a.meld & ~rest)} not free in your hand", "layout"
             if k is Kind.LAYOFF:
-                return "lay out your own melds first, then done, then lay off"
-            return f"{a} is not allowed now: lay out your melds, then done"
+                return "cannot lay off yet: lay out your own melds first, then done, then lay off", "layoff"
+            return f"{a} is not allowed now: lay out your melds, then done", "layout"
         if p is Phase.LAYOFF:
             if k is Kind.LAYOFF:
-                if a.target >= len(self.knocker_melds):
-                    return f"cannot lay off on meld {a.target}: the knocker laid out {len(self.knocker_melds)} melds"
+                n = len(self.knocker_melds)
+                if a.target >= n:
+                    return f"cannot lay off on meld {a.target}: the knocker laid out {n} melds (0..{n - 1})", "layoff"
+                c = a.card
+                rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
+                if not self.hands[seat] >> c & 1:
+                    return f"cannot lay off {card_str(c)}: it is not in your hand", "not_in_hand"
+                if not rest >> c & 1:
+                    return f"cannot lay off {card_str(c)}: it is in one of your melds, not your deadwood", "layoff"
+                if any(x == c for x, _ in self.layoffs):
+                    return f"cannot lay off {card_str(c)}: it is already laid off", "layoff"
                 return (
-                    f"cannot lay off {card_str(a.card)} on {self._meld_text(a.target)}: it is not in your deadwood "
-                    "or does not extend that meld (a fourth card on a set, the next card at either end of a run)"
+                    f"cannot lay off {card_str(c)} on {self._meld_text(a.target)}: it does not extend that meld "
+                    "(a fourth card on a set, or the next card at either end of a run)",
+                    "layoff",
                 )
-            return f"{a} is not allowed now: lay off cards on the knocker's melds, then done"
-        return f"{a} is not allowed in phase {name}"
+            if k is Kind.MELD:
+                return "cannot lay a meld now: your layout is done; lay off cards or say done", "layout"
+            return f"{a} is not allowed now: lay off cards on the knocker's melds, then done", "layoff"
+        return f"{a} is not allowed in phase {p.value}", "phase"
+
+    def _best_knock_deadwood(self, hand: int, exclude: int) -> int:
+        """Least deadwood after one face-down discard not in ``exclude`` (for messages)."""
+        return min(deadwood(hand & ~(1 << c)) for c in cards_of(hand & ~exclude))
 
     def _meld_text(self, t: int) -> str:
         m = self.knocker_melds[t] | self.laid_on[t]
@@ -398,15 +477,25 @@ class Hand:
 
     # ------------------------------------------------------------------ acting
 
-    def apply(self, action: Action | str | int) -> Step:
-        """Check and play one action; returns the history entry it appended."""
+    def apply(self, action: Action | str | int, seat: int | None = None) -> Step:
+        """Check and play one action (typed, text or integer); return the history entry.
+
+        An illegal action raises :class:`IllegalActionError` and changes nothing; bad text or
+        an unknown number raises :class:`NotationError`. ``seat``, when given, must be the
+        seat to act (servers pass it; the engine itself always knows whose turn it is).
+
+        >>> from ginrummy.rules import Rules
+        >>> h = new_hand(Rules(), dealer=1, deck=list(range(52)))
+        >>> h.apply('pass').seat, h.current
+        (0, 1)
+        """
         if isinstance(action, str):
             action = Action.parse(action)
-        elif isinstance(action, int):
+        elif isinstance(action, int) and not isinstance(action, bool):
             action = Action.from_int(action)
         elif not isinstance(action, Action):
             raise NotationError(f"not an action: {action!r}")
-        self.verify(action)
+        self.verify(action, seat)
         return self._do(action)
 
     def _do(self, a: Action) -> Step:
@@ -448,7 +537,10 @@ class Hand:
             if k is Kind.DISCARD:
                 self.hands[seat] &= ~(1 << a.card)
                 self.pile.append(a.card)
-                self.first_thrower.setdefault(a.card, seat)
+                if a.card != self.taken:
+                    # The first thrower of a card that is thrown straight back (throw-back
+                    # variant) stays on record: they may take it back only to knock.
+                    self.first_thrower[a.card] = seat
                 self.taken = None
                 self.must_knock = False
                 if len(self.stock) <= self.rules.dead_hand_stock:
@@ -530,7 +622,7 @@ class Hand:
         """The knocker's default layout: lowest deadwood, then fewest possible layoffs."""
         assert self.phase is Phase.LAYOUT and self.knocker is not None
         hand = self.hands[self.knocker] & ~self._laid_mask(self.knocker_melds)
-        limit = 0 if (self.big_gin or self._must_gin) else self.knock_limit
+        limit = self._layout_limit()
         seen = self.seen_by(self.knocker)
         choice = knocker_choice(hand, limit, hidden=FULL_DECK & ~seen)
         assert choice is not None
@@ -542,8 +634,6 @@ class Hand:
         d = 1 - self.knocker
         hand = self.hands[d] & ~self._laid_mask(self.defender_melds)
         if self.knocker_deadwood() == 0:
-            from .melds import best_arrangement
-
             _, melds = best_arrangement(hand)
             return [Action.lay_meld(m) for m in melds] + [DONE]
         defense = best_defense(hand, self.knocker_melds)
@@ -566,7 +656,7 @@ class Hand:
     def knock_arrangements(self) -> list[tuple[int, list[int]]]:
         """Every layout the knocker may choose now (deadwood, melds)."""
         assert self.knocker is not None
-        limit = 0 if (self.big_gin or self._must_gin) else self.knock_limit
+        limit = self._layout_limit()
         return arrangements(self.hands[self.knocker], limit)
 
     # ------------------------------------------------------------------ views
@@ -598,6 +688,11 @@ class Hand:
             seen |= 1 << c
             total += 1
         return (self.phase is Phase.DEAL) or (seen == FULL_DECK and total == 52)
+
+
+def _cards_text(mask: int) -> str:
+    cards = cards_of(mask)
+    return " ".join(card_str(c) for c in cards) + (" is" if len(cards) == 1 else " are")
 
 
 def _sorted(actions: list[Action]) -> list[Action]:

@@ -119,14 +119,23 @@ def observe(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatView
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     opp = 1 - seat
-    revealed = hand.phase is Phase.OVER and hand.knocker is not None
-    known = hand.hands[opp] if revealed else hand.shown[opp] & hand.hands[opp]
-    if not revealed and hand.knocker is not None:
-        # Melds already laid face up on the table are public.
-        laid = 0
-        for m in hand.knocker_melds if opp == hand.knocker else hand.defender_melds:
-            laid |= m
-        known |= laid & hand.hands[opp]
+    phase = hand.phase
+    known = hand.shown[opp] & hand.hands[opp]
+    if hand.knocker is not None:
+        # After a knock each hand goes face up once its owner has finished laying it out
+        # (melds apart from deadwood): the knocker's when the defender starts, the
+        # defender's when layoffs start. Melds already on the table are public before that.
+        if opp == hand.knocker:
+            revealed = phase is not Phase.LAYOUT
+            melds = hand.knocker_melds
+        else:
+            revealed = phase is Phase.LAYOFF or phase is Phase.OVER
+            melds = hand.defender_melds
+        if revealed:
+            known = hand.hands[opp]
+        else:
+            for m in melds:
+                known |= m & hand.hands[opp]
     events = []
     for step in hand.history:
         a = step.action

@@ -102,6 +102,13 @@ class Rules:
         for name in oklahoma_options:
             if getattr(self, name) and not self.oklahoma:
                 raise RulesError(f"rule {name} needs oklahoma = true")
+        if self.straight_gin and self.oklahoma:
+            raise RulesError(
+                "rules straight_gin and oklahoma cannot both be on: straight gin allows no knock, "
+                "Oklahoma takes a knock limit from the upcard"
+            )
+        if self.name not in PRESETS:
+            raise RulesError(f"unknown rule preset {self.name!r}: choose one of {', '.join(PRESETS)}")
 
     # -- presets and overrides ------------------------------------------------------
 
@@ -189,11 +196,16 @@ class Rules:
         (7, 10)
         >>> Rules(oklahoma=True, oklahoma_ace_gin_only=True).hand_knock_limit(0)
         0
+        >>> Rules(oklahoma=True, upcard=False).hand_knock_limit(None), Rules(straight_gin=True).hand_knock_limit(None)
+        (10, 0)
         """
         if self.straight_gin:
             return 0
-        if not self.oklahoma or upcard is None:
+        if not self.oklahoma:
             return self.knock_limit
+        if upcard is None:
+            # RULES.md: "With no upcard, Oklahoma uses the knock limit 10."
+            return 10
         rank = upcard % 13
         if rank == 0 and self.oklahoma_ace_gin_only:
             return 0

@@ -1,0 +1,122 @@
+"""Shared helpers for the engine tests: exact decks, hands from card text, random play.
+
+Seat convention in these helpers: the dealer is seat 1 unless a test says otherwise, so the
+non-dealer (who is dealt first and acts first) is seat 0.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from ginrummy.actions import Action
+from ginrummy.cards import Card, mask_of, parse_cards
+from ginrummy.hand import Hand, Phase, new_hand
+from ginrummy.rules import Rules
+
+CardsLike = str | Iterable[str] | Sequence[Card]
+
+
+def cards(text: CardsLike) -> list[Card]:
+    """Cards from text (``'As 2s 3s'``) or already as ints."""
+    if isinstance(text, str):
+        return parse_cards(text)
+    items = list(text)
+    if items and isinstance(items[0], int):
+        return [int(c) for c in items]  # type: ignore[arg-type]
+    return parse_cards([str(c) for c in items])
+
+
+def mask(text: CardsLike) -> int:
+    return mask_of(cards(text))
+
+
+def deck_for(
+    nondealer_cards: CardsLike,
+    dealer_cards: CardsLike,
+    upcard: str | Card | None = None,
+    stock: CardsLike = (),
+) -> list[Card]:
+    """An exact deck order per hand.py's convention.
+
+    Cards are dealt alternately, the non-dealer first: ``deck[0], deck[2], ...`` to the
+    non-dealer, ``deck[1], deck[3], ...`` to the dealer. ``deck[20]`` is the upcard, and
+    ``deck[21:]`` is the stock from the top, so ``stock[0]`` is drawn first. Cards not named
+    fill the bottom of the stock in card order. With no upcard (the variant), give the
+    non-dealer 11 cards: the 11th becomes ``deck[20]``.
+    """
+    nd = cards(nondealer_cards)
+    d = cards(dealer_cards)
+    st = cards(stock)
+    if upcard is None:
+        if len(nd) != 11:
+            raise ValueError("without an upcard the non-dealer needs 11 cards")
+        up = nd[10]
+        nd = nd[:10]
+    else:
+        up = cards([upcard])[0] if isinstance(upcard, str) else upcard
+    if len(nd) != 10 or len(d) != 10:
+        raise ValueError(f"need 10 cards each, got {len(nd)} and {len(d)}")
+    named = [*nd, *d, up, *st]
+    if len(set(named)) != len(named):
+        raise ValueError("a card is named twice")
+    deck: list[Card] = []
+    for a, b in zip(nd, d, strict=True):
+        deck += [a, b]
+    deck.append(up)
+    deck += st
+    deck += [c for c in range(52) if c not in set(named)]
+    assert sorted(deck) == list(range(52))
+    return deck
+
+
+def hand_for(
+    nondealer_cards: CardsLike,
+    dealer_cards: CardsLike,
+    upcard: str | Card | None = None,
+    stock: CardsLike = (),
+    rules: Rules | None = None,
+    dealer: int = 1,
+) -> Hand:
+    """A dealt hand with exactly these cards; the non-dealer is seat ``1 - dealer``."""
+    r = rules or Rules()
+    if upcard is None and r.upcard:
+        raise ValueError("these rules turn an upcard: give one")
+    return new_hand(r, dealer, deck=deck_for(nondealer_cards, dealer_cards, upcard, stock))
+
+
+def play(h: Hand, *actions: str | int | Action) -> Hand:
+    """Apply actions in order (text, int or typed); return the hand for chaining."""
+    for a in actions:
+        h.apply(a)
+    return h
+
+
+def finish_auto(h: Hand) -> Hand:
+    """After a knock: the automatic knocker layout and the automatic best defence."""
+    if h.phase is Phase.LAYOUT:
+        play(h, *h.auto_layout())
+    if h.phase is Phase.DEFENDER_LAYOUT:
+        play(h, *h.auto_defense())
+    return h
+
+
+def random_play(h: Hand, rng: random.Random, max_steps: int = 5000) -> list[int]:
+    """Play uniformly random legal actions to the end; return the actions as ints."""
+    done: list[int] = []
+    while not h.is_over:
+        legal = h.legal_actions()
+        assert legal, f"no legal action in phase {h.phase}"
+        a = rng.choice(legal)
+        h.apply(a)
+        done.append(int(a))
+        assert len(done) < max_steps, "the hand did not end"
+    return done
+
+
+def state_key(h: Hand) -> tuple[object, ...]:
+    """Everything that makes up a hand's state, for 'nothing changed' checks."""
+    return tuple(
+        tuple(v) if isinstance(v, list) else (tuple(sorted(v.items())) if isinstance(v, dict) else v)
+        for v in (getattr(h, name) for name in h.__dataclass_fields__)
+    )
