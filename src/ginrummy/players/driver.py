@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from itertools import product
 
 from ..actions import DONE, Action, Kind
-from ..cards import FULL_DECK, CARD_VALUES
+from ..cards import CARD_VALUES, FULL_DECK
 from ..hand import Hand, Phase, Step
 from ..match import Match
 from ..melds import best_arrangement, best_defense, deadwood, is_set, knocker_choice
@@ -43,11 +43,39 @@ from .base import Player
 # ---------------------------------------------------------------------------------------------
 
 
+#: The SeatView fields in the order the fast builder fills them. If SeatView changes shape, the
+#: builder falls back to the engine's ``observe`` (and the equality tests say so).
+_FIELDS: tuple[str, ...] = (
+    "seat", "dealer", "phase", "current", "rules", "knock_limit", "hand", "opponent_size",
+    "opponent_known", "pile", "upcard", "stock_size", "taken", "must_knock", "legal", "events",
+    "knocker", "knock_discard", "knocker_melds", "laid_on", "defender_melds", "layoffs", "result",
+    "scores",
+)
+_FAST_OK = tuple(f.name for f in fields(SeatView)) == _FIELDS and hasattr(SeatView, "__slots__")
+_SETTERS = tuple(SeatView.__dict__[name].__set__ for name in _FIELDS) if _FAST_OK else ()
+_PLAY_PHASES = frozenset({Phase.OFFER, Phase.DRAW, Phase.DISCARD, Phase.LAST_CHANCE})
+
+
+def _make_view(values: tuple[object, ...]) -> SeatView:
+    """A SeatView from its field values in ``_FIELDS`` order.
+
+    Why not ``SeatView(...)``: a frozen dataclass's ``__init__`` sets each of its 24 fields
+    through ``object.__setattr__`` by name, about 5 microseconds a view, a tenth of a fast
+    player's whole decision. Setting the slots through their descriptors makes the same object.
+    """
+    v = object.__new__(SeatView)
+    for setter, value in zip(_SETTERS, values, strict=True):
+        setter(v, value)
+    return v
+
+
 class ViewBuilder:
     """Each seat's view of one hand, built incrementally; equal to ``observe(hand, seat)``.
 
-    Only the event list is incremental (it is the part that grows with the hand); every other
-    field is read from the hand at each call, exactly as ``observe`` reads it.
+    Only the play phases (upcard offer, draw, discard, last chance) take the fast path; there
+    nothing is face up but the discard pile and the cards the opponent took from it. After a
+    knock, what is revealed when is subtle and rare (a few views a hand), so those views come
+    from the engine's ``observe`` itself.
     """
 
     __slots__ = ("hand", "scores", "_events", "_done")
@@ -80,46 +108,37 @@ class ViewBuilder:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see now (the same fields and values as ``observe``)."""
         h = self.hand
-        opp = 1 - seat
-        over = h.phase is Phase.OVER
-        knocker = h.knocker
-        opp_hand = h.hands[opp]
-        if over and knocker is not None:
-            known = opp_hand
-        else:
-            known = h.shown[opp] & opp_hand
-            if knocker is not None:
-                laid = 0
-                for m in h.knocker_melds if opp == knocker else h.defender_melds:
-                    laid |= m
-                known |= laid & opp_hand
+        phase = h.phase
+        if not _FAST_OK or phase not in _PLAY_PHASES or h.knocker is not None:
+            return observe(h, seat, self.scores)
+        opp_hand = h.hands[1 - seat]
         mine = h.current == seat
-        return SeatView(
-            seat=seat,
-            dealer=h.dealer,
-            phase=h.phase,
-            current=h.current,
-            rules=h.rules,
-            knock_limit=h.knock_limit,
-            hand=h.hands[seat],
-            opponent_size=opp_hand.bit_count(),
-            opponent_known=known,
-            pile=tuple(h.pile),
-            upcard=h.upcard,
-            stock_size=len(h.stock),
-            taken=h.taken if mine else None,
-            must_knock=h.must_knock if mine else False,
-            legal=tuple(h.legal_actions()) if mine else (),
-            events=self._sync(seat),
-            knocker=knocker,
-            knock_discard=h.knock_discard if knocker == seat else None,
-            knocker_melds=tuple(h.knocker_melds),
-            laid_on=tuple(h.laid_on),
-            defender_melds=tuple(h.defender_melds),
-            layoffs=tuple(h.layoffs),
-            result=h.result,
-            scores=self.scores,
-        )
+        return _make_view((
+            seat,
+            h.dealer,
+            phase,
+            h.current,
+            h.rules,
+            h.knock_limit,
+            h.hands[seat],
+            opp_hand.bit_count(),
+            h.shown[1 - seat] & opp_hand,
+            tuple(h.pile),
+            h.upcard,
+            len(h.stock),
+            h.taken if mine else None,
+            h.must_knock if mine else False,
+            tuple(h.legal_actions()) if mine else (),
+            self._sync(seat),
+            None,
+            None,
+            (),
+            (),
+            (),
+            (),
+            h.result,
+            self.scores,
+        ))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -24,12 +24,12 @@ player        rule
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..actions import BIG_GIN, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES
 from ..hand import Phase
-from ..melds import best_arrangement, deadwood, min_deadwood_after_discard
+from ..melds import best_arrangement, best_discards, deadwood, min_deadwood_after_discard
 from ..observation import SeatView
 from .base import Player
 from .driver import LAYOUT_PHASES, layout_action
@@ -111,7 +111,15 @@ class _RulePlayer(Player):
     def takes_last_chance(self, view: SeatView) -> bool:
         return True
 
-    def _pick(self, cards: Sequence[int], key: dict[int, tuple[int, ...]]) -> int:
+    def _highest(self, cards: Sequence[int]) -> int:
+        """The highest-value card of ``cards``; a tie is broken by this player's seeded RNG."""
+        if len(cards) == 1:
+            return cards[0]
+        top = max(CARD_VALUES[c] for c in cards)
+        ties = [c for c in cards if CARD_VALUES[c] == top]
+        return ties[0] if len(ties) == 1 else self.rng.choice(ties)
+
+    def _pick(self, cards: Sequence[int], key: Mapping[int, tuple[int, ...]]) -> int:
         """The card with the smallest key; a tie is broken by this player's seeded RNG."""
         best = min(key[c] for c in cards)
         ties = [c for c in cards if key[c] == best]
@@ -154,10 +162,14 @@ class GreedyPlayer(_RulePlayer):
             return BIG_GIN
         discards, knocks = _options(view)
         hand = view.hand
-        cards = discards if not knocks else list(knocks)
-        key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in cards}
-        c = self._pick(cards, key)
-        return knocks[c] if c in knocks else Action.discard(c)
+        allowed = 0
+        for c in discards or knocks:
+            allowed |= 1 << c
+        # If any knock is legal, the lowest-deadwood discard is one of them.
+        _, cards = best_discards(hand, hand & ~allowed)
+        c = self._highest(cards)
+        knock = knocks.get(c)
+        return knock if knock is not None else Action.discard(c)
 
 
 class SimplePlayer(_RulePlayer):
