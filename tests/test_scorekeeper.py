@@ -185,3 +185,18 @@ def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     assert code == 2 and "not valid JSON" in err
     code, _, err = run_cli(capsys, "score", write(tmp_path, {"x": 1}))
     assert code == 2 and "list of hands" in err
+
+
+def test_oklahoma_example_file(capsys: pytest.CaptureFixture[str]) -> None:
+    """examples/oklahoma_hands.json, checked by hand: spade upcards double (hands 1 and 7), the 4h
+    upcard makes the limit 4, extra boxes 2 for gin and 1 for an undercut; Ann reaches 150."""
+    path = EXAMPLE.parent / "oklahoma_hands.json"
+    code, out, _ = run_cli(capsys, "score", str(path), "--rule", "oklahoma=yes", "--rule", "oklahoma_spade_double=yes",
+                           "--rule", "oklahoma_extra_boxes=yes", "--rule", "target=150", "--json")
+    rep = json.loads(out)
+    assert code == 0
+    assert [h["points"] for h in rep["hands"]] == [50, 42, 0, 11, 60, 42, 40]
+    f = rep["final"]
+    assert f["extra_boxes"] == {"Ann": 2, "Bob": 3}
+    assert f["totals"] == {"Ann": 150 + 100 + 5 * 20, "Bob": 95 + 6 * 20}
+    assert f["margin"] == 135

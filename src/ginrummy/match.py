@@ -181,7 +181,9 @@ class FinalResult:
     """The final result of a match, summed over its games (one, or three for Hollywood).
 
     ``winner`` is the player who reached the target (for Hollywood: the larger sum, None on a
-    tie); ``margin`` is the winner's final total minus the other's (the settlement).
+    tie); ``margin`` is the winner's final total minus the other's (the settlement). In a single
+    game the margin can in principle be negative: box bonuses do not count toward the target, so
+    a loser who won many small hands may end with the larger total; we report it as it is.
     """
 
     points: tuple[int, ...]

@@ -270,6 +270,7 @@ def replay_report(data: Mapping[str, Any]) -> dict[str, Any]:
         return {"ok": False, "error": str(e), "hand": e.hand, "index": e.index, "action": e.action, "rule": e.rule}
     names = match.players
     hands = []
+    rows = match.sheet.rows
     for i, h in enumerate(match.hands):
         hands.append(
             {
@@ -278,6 +279,8 @@ def replay_report(data: Mapping[str, Any]) -> dict[str, Any]:
                 "actions": len(h.history),
                 "result": None if h.result is None else h.result.to_json(),
                 "explain": "Not finished." if h.result is None else h.result.explain(names),
+                # Totals toward the target after this hand, one pair per game (three for Hollywood).
+                "totals": [list(t) for t in rows[i].totals] if i < len(rows) else None,
             }
         )
     status = match_status(match)
@@ -306,7 +309,10 @@ def run(args: argparse.Namespace) -> int:
         return 1
     names = report["players"]
     for h in report["hands"]:
-        print(f"Hand {h['hand']} (dealer {names[h['dealer']]}): {h['explain']}")
+        score = ""
+        if h["totals"] is not None:
+            score = " [" + " / ".join(f"{t[0]}-{t[1]}" for t in h["totals"]) + "]"
+        print(f"Hand {h['hand']} (dealer {names[h['dealer']]}): {h['explain']}{score}")
     for line in report["explain"]:
         print(line)
     return 0
