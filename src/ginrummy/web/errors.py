@@ -1,0 +1,48 @@
+"""The one place where errors become HTTP statuses and WebSocket error messages.
+
+Why one place: the HTTP API and the WebSocket must answer the same mistake with the same words
+(a player sees the engine's explanation, e.g. "a card taken from the discard pile may not be
+discarded on the same turn"), and the rule name lets a client react without parsing text.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import GinRummyError, IllegalActionError, NotationError, RecordError, RulesError
+
+
+class WebError(Exception):
+    """An error of the web layer itself (no such game, wrong token, stale message...)."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+def not_found(what: str) -> WebError:
+    return WebError(404, "not_found", what)
+
+
+def forbidden(message: str = "this request needs the seat's secret token") -> WebError:
+    return WebError(403, "forbidden", message)
+
+
+def describe(exc: BaseException) -> tuple[int, dict[str, Any]]:
+    """``(HTTP status, JSON body)`` for any error a request may raise; the body goes to WebSockets too."""
+    if isinstance(exc, WebError):
+        return exc.status, {"error": exc.code, "message": str(exc)}
+    if isinstance(exc, IllegalActionError):
+        return 409, {"error": "illegal", "rule": exc.rule, "message": str(exc)}
+    if isinstance(exc, NotationError):
+        return 400, {"error": "notation", "message": str(exc)}
+    if isinstance(exc, RulesError):
+        return 400, {"error": "rules", "message": str(exc)}
+    if isinstance(exc, RecordError):
+        return 400, {"error": "record", "message": str(exc), "hand": exc.hand, "index": exc.index}
+    if isinstance(exc, GinRummyError):
+        return 400, {"error": "game", "message": str(exc)}
+    if isinstance(exc, (ValueError, TypeError, KeyError)):
+        return 400, {"error": "malformed", "message": f"malformed request: {exc}"}
+    return 500, {"error": "internal", "message": "internal error"}

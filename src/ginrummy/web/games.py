@@ -1,0 +1,448 @@
+"""Live games: the engine's :class:`~ginrummy.match.Match` for each game, its seats and its log.
+
+The order of every change is fixed, because the issue requires it and players hate lost games:
+
+1. check the message (token, turn, ``seq`` against replays, notation, legality) — nothing changes
+   if any check fails;
+2. append the action to the store (committed);
+3. apply it to the match;
+4. queue the new state for every connection of both seats (that is the acknowledgement).
+
+A game not in memory (after a restart) is rebuilt by replaying its log through the engine; the
+computer is never asked again for a move it already made.
+
+What goes to a seat is built from ``match.view(seat).to_json()`` plus public facts (names, score
+sheet, who is connected) and facts derived from that seat's own cards (its best melds): never
+from the hand's internals, so the other seat's cards, the stock and the face-down knock discard
+cannot leak.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import Action, Kind
+from ..cards import card_str, cards_of
+from ..hand import Hand, Phase
+from ..match import Match
+from ..melds import best_arrangement, deadwood, min_deadwood_after_discard
+from ..observation import SeatView
+from ..rules import Rules
+from .computer import STRENGTHS, ComputerRunner
+from .errors import WebError, forbidden, not_found
+from .storage import GameRow, Store, deck_commitment, hash_token
+
+log = logging.getLogger("ginrummy.web")
+
+HUMAN = "human"
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open WebSocket of a seat; messages go through a queue so broadcasting never awaits."""
+
+    seat: int
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+
+
+@dataclass
+class Room:
+    """An active game in memory."""
+
+    row: GameRow
+    match: Match
+    #: Actions stored so far (the next action's ``seq`` in the store).
+    actions: int = 0
+    #: Nonces and commitments of the hands dealt, by hand number.
+    commitments: list[str] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: list[set[Connection]] = field(default_factory=lambda: [set(), set()])
+    ready: list[bool] = field(default_factory=lambda: [False, False])
+    computer_task: asyncio.Task[None] | None = None
+    last: dict[str, Any] | None = None
+
+    @property
+    def version(self) -> int:
+        """Changes with every action and every deal: clients echo it so stale messages are refused."""
+        return self.actions + len(self.match.hands)
+
+    @property
+    def hand(self) -> Hand:
+        assert self.match.hand is not None
+        return self.match.hand
+
+    def is_computer(self, seat: int) -> bool:
+        return self.row.computer_seat == seat
+
+
+class GameService:
+    """Creates, loads, plays and describes games. One per app."""
+
+    def __init__(self, store: Store, runner: ComputerRunner, computer_delay: float = 0.6) -> None:
+        self.store = store
+        self.runner = runner
+        self.computer_delay = computer_delay
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    # ------------------------------------------------------------------ creating
+
+    def create(
+        self, *, opponent: str, rules: Rules, names: list[str] | None = None
+    ) -> tuple[str, list[str]]:
+        """A new game with its first hand dealt; returns (game id, the two seat tokens)."""
+        if opponent != HUMAN and opponent not in STRENGTHS:
+            raise WebError(400, "malformed", f"unknown opponent {opponent!r}: choose human or one of {', '.join(STRENGTHS)}")
+        game_id = uuid.uuid4().hex[:12]
+        tokens = [secrets.token_urlsafe(24), secrets.token_urlsafe(24)]
+        seed = secrets.randbits(63)
+        computer_seat = None if opponent == HUMAN else 1
+        default = ["Player 1", "Player 2"] if opponent == HUMAN else ["You", f"Computer ({opponent})"]
+        given = [str(n).strip()[:40] for n in (names or [])] + ["", ""]
+        seat_names = [given[i] or default[i] for i in range(2)]
+        match = Match(rules, seed=seed, players=seat_names)
+        self.store.create_game(
+            game_id=game_id,
+            rules=rules.to_json(),
+            names=seat_names,
+            opponent=opponent,
+            computer_seat=computer_seat,
+            seed=seed,
+            first_dealer=match.first_dealer,
+            token_hashes=(hash_token(tokens[0]), hash_token(tokens[1])),
+        )
+        row = self.store.get_game(game_id)
+        assert row is not None
+        room = Room(row, match)
+        self._deal(room)
+        self.rooms[game_id] = room
+        return game_id, tokens
+
+    def _deal(self, room: Room) -> None:
+        """Deal the next hand from a CSPRNG shuffle, storing deck and nonce before anyone sees it."""
+        deck = list(range(52))
+        secrets.SystemRandom().shuffle(deck)
+        nonce = secrets.token_hex(16)
+        hand_no = len(room.match.hands)
+        self.store.add_hand(room.row.id, hand_no, room.match.next_dealer, deck, nonce)
+        room.match.start_hand(deck)
+        room.commitments.append(deck_commitment(room.row.id, hand_no, deck, nonce))
+        room.ready = [room.is_computer(0), room.is_computer(1)]
+
+    # ------------------------------------------------------------------ loading
+
+    async def room(self, game_id: str) -> Room:
+        """The live game, rebuilt from the store if it is not in memory."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            room = self.rooms.get(game_id)
+            if room is None:
+                room = self.load(game_id)
+                self.rooms[game_id] = room
+        return room
+
+    def load(self, game_id: str) -> Room:
+        """Replay a stored game through the engine: decks and actions, no decisions."""
+        row = self.store.get_game(game_id)
+        if row is None:
+            raise not_found(f"no game {game_id!r}")
+        rules = Rules.from_json(row.rules)
+        match = Match(rules, first_dealer=row.first_dealer, seed=row.seed, players=row.names)
+        room = Room(row, match)
+        actions = self.store.actions(game_id)
+        by_hand: dict[int, list[str]] = {}
+        for a in actions:
+            by_hand.setdefault(a.hand_no, []).append(a.action)
+        for h in self.store.hands(game_id):
+            match.start_hand(h.deck)
+            room.commitments.append(deck_commitment(game_id, h.hand_no, h.deck, h.nonce))
+            for text in by_hand.get(h.hand_no, []):
+                match.apply(Action.parse(text))
+        room.actions = len(actions)
+        room.ready = [room.is_computer(0), room.is_computer(1)]
+        return room
+
+    def seat_of(self, room: Room, token: str | None) -> int:
+        """The seat whose secret this is; refuse anything else."""
+        if not token:
+            raise forbidden()
+        h = hash_token(token)
+        for seat in (0, 1):
+            if secrets.compare_digest(h, room.row.token_hashes[seat]):
+                return seat
+        raise forbidden("that token belongs to no seat of this game")
+
+    # ------------------------------------------------------------------ playing
+
+    async def act(self, room: Room, seat: int, text: Any, seq: Any) -> None:
+        """A person's action. Raises (and changes nothing) if it is stale, out of turn or illegal."""
+        async with room.lock:
+            self._check_fresh(room, seq)
+            if not isinstance(text, str):
+                raise WebError(400, "malformed", "an action must be text, e.g. 'stock', 'pile', 'Kd', 'knock Kd'")
+            if room.match.is_over:
+                raise WebError(409, "game_over", "the game is over")
+            hand = room.hand
+            if hand.is_over:
+                raise WebError(409, "hand_over", "the hand is over: deal the next hand first")
+            if hand.current != seat:
+                raise WebError(409, "not_your_turn", "it is not your turn")
+            action = Action.parse(text)
+            self._play(room, seat, action)
+        self.broadcast(room)
+        self.kick_computer(room)
+
+    async def auto(self, room: Room, seat: int, seq: Any) -> None:
+        """Lay out (or defend) with the engine's best choice for this seat: the rules' "offer it automatically"."""
+        async with room.lock:
+            self._check_fresh(room, seq)
+            hand = room.hand
+            if hand.is_over or hand.current != seat:
+                raise WebError(409, "not_your_turn", "it is not your turn to lay out")
+            if hand.phase is Phase.LAYOUT:
+                plan = hand.auto_layout()
+            elif hand.phase is Phase.DEFENDER_LAYOUT:
+                plan = hand.auto_defense()
+            elif hand.phase is Phase.LAYOFF:
+                plan = []
+            else:
+                raise WebError(409, "not_layout", "the best layout is offered only after a knock")
+            for action in plan:
+                if hand.is_over or hand.current != seat:
+                    break
+                self._play(room, seat, action)
+            # Layoffs started by hand: keep laying off while any is allowed, then done.
+            while hand.phase is Phase.LAYOFF and hand.current == seat:
+                self._play(room, seat, _next_layoff(hand.legal_actions()))
+        self.broadcast(room)
+        self.kick_computer(room)
+
+    async def next_hand(self, room: Room, seat: int) -> None:
+        """A seat is ready for the next hand; deal when both are (a computer always is)."""
+        async with room.lock:
+            if room.match.is_over:
+                raise WebError(409, "game_over", "the game is over")
+            if not room.hand.is_over:
+                return  # a double click, or the other seat already started it
+            room.ready[seat] = True
+            if all(room.ready):
+                self._deal(room)
+        self.broadcast(room)
+        self.kick_computer(room)
+
+    def _check_fresh(self, room: Room, seq: Any) -> None:
+        if not isinstance(seq, int) or isinstance(seq, bool):
+            raise WebError(400, "malformed", "every action must carry 'seq', the state's seq it answers")
+        if seq != room.version:
+            raise WebError(409, "stale", f"stale message: the game has moved on (seq {seq}, now {room.version})")
+
+    def _play(self, room: Room, seat: int, action: Action) -> None:
+        """Verify, store, apply: the log is written before anyone is told."""
+        hand = room.hand
+        hand.verify(action)
+        hand_no = len(room.match.hands) - 1
+        self.store.append_action(room.row.id, room.actions, hand_no, seat, str(action))
+        room.actions += 1
+        room.match.apply(action)
+        room.last = {"seat": seat, "action": _public_action(action, seat, hand)}
+        if hand.is_over:
+            self._hand_over(room, hand, hand_no)
+
+    def _hand_over(self, room: Room, hand: Hand, hand_no: int) -> None:
+        result = hand.result
+        assert result is not None
+        if result.dead:
+            dw = [deadwood(hand.hands[0]), deadwood(hand.hands[1])]
+        else:
+            assert result.knocker is not None
+            dw = [0, 0]
+            dw[result.knocker] = result.knocker_deadwood
+            dw[1 - result.knocker] = result.defender_deadwood
+        self.store.end_hand(room.row.id, hand_no, result.to_json(), dw)
+        if room.match.is_over:
+            self.store.finish_game(room.row.id, room.match.final().to_json())
+            row = self.store.get_game(room.row.id)
+            assert row is not None
+            room.row = row
+        room.ready = [room.is_computer(0), room.is_computer(1)]
+
+    # ------------------------------------------------------------------ the computer
+
+    def kick_computer(self, room: Room) -> None:
+        """Start the computer's turn in the background if it is its move (or its deal)."""
+        if room.row.computer_seat is None:
+            return
+        if room.computer_task is not None and not room.computer_task.done():
+            return
+        if not self._computer_to_move(room):
+            return
+        room.computer_task = asyncio.create_task(self._computer_loop(room))
+
+    def _computer_to_move(self, room: Room) -> bool:
+        h = room.match.hand
+        return h is not None and not h.is_over and h.current == room.row.computer_seat
+
+    async def _computer_loop(self, room: Room) -> None:
+        seat = room.row.computer_seat
+        assert seat is not None
+        try:
+            while True:
+                async with room.lock:
+                    if not self._computer_to_move(room):
+                        return
+                    version = room.version
+                    view = room.match.view(seat)
+                if self.computer_delay:
+                    await asyncio.sleep(self.computer_delay)
+                action = await self.runner.decide(room.row.opponent, view)
+                async with room.lock:
+                    if room.version != version or not self._computer_to_move(room):
+                        continue
+                    self._play(room, seat, action)
+                self.broadcast(room)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - keep the server up; the game resumes on the next message
+            log.exception("computer move failed in game %s", room.row.id)
+
+    async def hint(self, room: Room, seat: int) -> list[dict[str, Any]]:
+        async with room.lock:
+            if room.hand.is_over or room.hand.current != seat:
+                return []
+            view = room.match.view(seat)
+        return await self.runner.hints(view)
+
+    # ------------------------------------------------------------------ connections
+
+    def connect(self, room: Room, seat: int) -> Connection:
+        conn = Connection(seat)
+        room.connections[seat].add(conn)
+        self.broadcast(room)
+        self.kick_computer(room)
+        return conn
+
+    def disconnect(self, room: Room, conn: Connection) -> None:
+        room.connections[conn.seat].discard(conn)
+        self.broadcast(room)
+
+    def broadcast(self, room: Room, ref: tuple[Connection, Any] | None = None) -> None:
+        """Queue each seat's own state to each of its connections (two tabs see the same)."""
+        for seat in (0, 1):
+            conns = room.connections[seat]
+            if not conns:
+                continue
+            msg = self.state(room, seat)
+            for c in conns:
+                c.queue.put_nowait(msg)
+
+    # ------------------------------------------------------------------ what a seat sees
+
+    def public(self, room: Room) -> dict[str, Any]:
+        """Facts both seats (and the history page) may see."""
+        m = room.match
+        rules = m.rules
+        rows = []
+        for row in m.sheet.rows:
+            rows.append(
+                {
+                    "hand": row.index + 1,
+                    "result": row.result.to_json(),
+                    "totals": [list(t) for t in row.totals],
+                }
+            )
+        final = None
+        if m.is_over:
+            f = m.final()
+            final = {**f.to_json(), "explain": f.explain(tuple(room.row.names))}
+        return {
+            "id": room.row.id,
+            "names": list(room.row.names),
+            "opponent": room.row.opponent,
+            "computer_seat": room.row.computer_seat,
+            "rules": rules.to_json(),
+            "rules_text": rules.describe(),
+            "status": "finished" if m.is_over else "playing",
+            "hand_no": len(m.hands),
+            "deck_hash": room.commitments[-1] if room.commitments else None,
+            "ready": list(room.ready),
+            "connected": [bool(room.connections[0]) or room.is_computer(0), bool(room.connections[1]) or room.is_computer(1)],
+            "scores": list(m.scores),
+            "hands_won": list(m.sheet.hands_won),
+            "games": m.sheet.games,
+            "sheet": rows,
+            "final": final,
+            "last": room.last,
+        }
+
+    def state(self, room: Room, seat: int) -> dict[str, Any]:
+        """The whole state message for one seat."""
+        view = room.match.view(seat)
+        out = {
+            "type": "state",
+            "seq": room.version,
+            "seat": seat,
+            "game": self.public(room),
+            "view": view.to_json(),
+            "mine": _mine(view),
+            "explain": None,
+        }
+        if view.result is not None:
+            names = list(room.row.names)
+            names[seat] = "You" if room.row.computer_seat is not None else names[seat]
+            out["explain"] = view.result.explain((names[0], names[1]))
+        return out
+
+
+def _public_action(action: Action, seat: int, hand: Hand) -> str:
+    """The last action as the *other* seat may read it (a stock draw's card and a knock's discard hidden)."""
+    if action.kind is Kind.STOCK:
+        return "stock"
+    if action.kind is Kind.KNOCK:
+        return "knock"
+    return str(action)
+
+
+def _mine(view: SeatView) -> dict[str, Any]:
+    """Facts computed from the seat's own cards only: best melds, deadwood, and after the best discard."""
+    hand = view.hand
+    dw, melds = best_arrangement(hand)
+    after = min_deadwood_after_discard(hand) if hand.bit_count() > 10 else None
+    melded = 0
+    for m in melds:
+        melded |= m
+    after_each = (
+        {card_str(c): deadwood(hand & ~(1 << c)) for c in cards_of(hand)} if hand.bit_count() > 10 else None
+    )
+    return {
+        "deadwood": dw,
+        "after": after_each,
+        "melds": [[card_str(c) for c in cards_of(m)] for m in melds],
+        "deadwood_cards": [card_str(c) for c in cards_of(hand & ~melded)],
+        "after_discard": after,
+    }
+
+
+def _next_layoff(legal: list[Action]) -> Action:
+    """In the layoff phase: any layoff still allowed (each only lowers the count), else done."""
+    for a in legal:
+        if a.kind is Kind.LAYOFF:
+            return a
+    return Action(Kind.DONE)
+
+
+async def close_rooms(service: GameService) -> None:
+    """Stop computer tasks (server shutdown); the store already holds everything."""
+    for room in service.rooms.values():
+        if room.computer_task is not None:
+            room.computer_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await room.computer_task

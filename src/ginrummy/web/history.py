@@ -1,0 +1,206 @@
+"""Finished games: the history list, statistics, move-by-move replays and record export.
+
+Only *finished* games are described here with every card visible: once a game is over nothing is
+secret any more, and showing the whole deal (with the deck commitment's nonce) is what lets a
+player check that the computer never saw their cards and that the shuffle was fixed in advance.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..actions import Action, Kind
+from ..cards import card_str, cards_of
+from ..hand import Hand
+from ..match import Match
+from ..rules import Rules
+from .errors import WebError, not_found
+from .storage import GameRow, HandRow, Store, deck_commitment
+
+
+def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:
+    """One line of the history page."""
+    final = g.final or {}
+    return {
+        "id": g.id,
+        "names": g.names,
+        "opponent": g.opponent,
+        "rules": g.rules,
+        "created": g.created,
+        "finished": g.finished,
+        "status": g.status,
+        "hands": len(hands),
+        "totals": final.get("totals"),
+        "winner": final.get("winner"),
+        "margin": final.get("margin"),
+    }
+
+
+def statistics(store: Store) -> dict[str, Any]:
+    """Per player name: games and hands won, knocks, gins, undercuts, average deadwood, results by game."""
+    players: dict[str, dict[str, Any]] = {}
+    games_out = []
+    for g, hands in store.finished_hands():
+        games_out.append(game_summary(g, hands))
+        final = g.final or {}
+        for seat in (0, 1):
+            name = g.names[seat]
+            p = players.setdefault(
+                name,
+                {
+                    "name": name,
+                    "computer": g.computer_seat == seat,
+                    "games": 0,
+                    "games_won": 0,
+                    "hands": 0,
+                    "hands_won": 0,
+                    "knocks": 0,
+                    "gins": 0,
+                    "big_gins": 0,
+                    "undercuts": 0,
+                    "undercut_against": 0,
+                    "dead_hands": 0,
+                    "deadwood_total": 0,
+                    "best_margin": None,
+                    "worst_margin": None,
+                },
+            )
+            p["games"] += 1
+            margin = final.get("margin") or 0
+            signed = margin if final.get("winner") == seat else -margin
+            if final.get("winner") == seat:
+                p["games_won"] += 1
+            p["best_margin"] = signed if p["best_margin"] is None else max(p["best_margin"], signed)
+            p["worst_margin"] = signed if p["worst_margin"] is None else min(p["worst_margin"], signed)
+            for h in hands:
+                r = h.result
+                if r is None:
+                    continue
+                p["hands"] += 1
+                if h.deadwood is not None:
+                    p["deadwood_total"] += h.deadwood[seat]
+                kind = r["kind"]
+                if kind == "dead":
+                    p["dead_hands"] += 1
+                    continue
+                if r["winner"] == seat:
+                    p["hands_won"] += 1
+                if r["knocker"] == seat:
+                    if kind == "knock":
+                        p["knocks"] += 1
+                    elif kind == "gin":
+                        p["gins"] += 1
+                    elif kind == "big_gin":
+                        p["big_gins"] += 1
+                    elif kind == "undercut":
+                        p["knocks"] += 1
+                        p["undercut_against"] += 1
+                elif kind == "undercut":
+                    p["undercuts"] += 1
+    for p in players.values():
+        p["average_deadwood"] = round(p["deadwood_total"] / p["hands"], 1) if p["hands"] else None
+    return {"players": sorted(players.values(), key=lambda p: (p["computer"], -p["games"])), "games": games_out}
+
+
+def _finished(store: Store, game_id: str) -> GameRow:
+    g = store.get_game(game_id)
+    if g is None:
+        raise not_found(f"no game {game_id!r}")
+    if g.status != "finished":
+        raise WebError(403, "in_progress", "the game is still being played: its cards are secret until it is over")
+    return g
+
+
+def _cs(mask: int) -> list[str]:
+    return [card_str(c) for c in cards_of(mask)]
+
+
+def _frame(hand: Hand, seat: int | None, text: str) -> dict[str, Any]:
+    """One step of a replay: the action just played and the whole table after it."""
+    return {
+        "seat": seat,
+        "action": text,
+        "hands": [_cs(hand.hands[0]), _cs(hand.hands[1])],
+        "pile": [card_str(c) for c in hand.pile],
+        "stock": [card_str(c) for c in reversed(hand.stock)],
+        "phase": hand.phase.value,
+        "current": hand.current,
+        "knocker": hand.knocker,
+        "knock_discard": None if hand.knock_discard is None else card_str(hand.knock_discard),
+        "knocker_melds": [_cs(m) for m in hand.knocker_melds],
+        "laid_on": [_cs(m) for m in hand.laid_on],
+        "defender_melds": [_cs(m) for m in hand.defender_melds],
+        "layoffs": [{"card": card_str(c), "meld": t} for c, t in hand.layoffs],
+        "result": None if hand.result is None else hand.result.to_json(),
+    }
+
+
+def replay(store: Store, game_id: str) -> dict[str, Any]:
+    """Every step of a finished game with both hands face up, rebuilt by the engine from the log."""
+    g = _finished(store, game_id)
+    match = Match(Rules.from_json(g.rules), first_dealer=g.first_dealer, seed=g.seed, players=g.names)
+    actions = store.actions(game_id)
+    hands_out = []
+    for h in store.hands(game_id):
+        hand = match.start_hand(h.deck)
+
+        frames = [_frame(hand, None, "deal")]
+        for a in (a for a in actions if a.hand_no == h.hand_no):
+            action = Action.parse(a.action)
+            step = match.apply(action)
+            text = str(action)
+            if action.kind is Kind.STOCK:
+                text = f"stock ({card_str(step.drawn)})"
+            frames.append(_frame(hand, a.seat, text))
+        explain = hand.result.explain((g.names[0], g.names[1])) if hand.result is not None else None
+        hands_out.append(
+            {
+                "hand": h.hand_no + 1,
+                "dealer": h.dealer,
+                "deck": [card_str(c) for c in h.deck],
+                "nonce": h.nonce,
+                "commitment": deck_commitment(game_id, h.hand_no, h.deck, h.nonce),
+                "scores_after": list(match.scores),
+                "explain": explain,
+                "frames": frames,
+            }
+        )
+    final = match.final()
+    return {
+        "id": g.id,
+        "names": g.names,
+        "rules": g.rules,
+        "hands": hands_out,
+        "final": {**final.to_json(), "explain": final.explain(tuple(g.names))},
+    }
+
+
+def record(store: Store, game_id: str) -> dict[str, Any]:
+    """The engine's JSON record of a finished game (our own equivalent until ``ginrummy.record`` exists)."""
+    g = _finished(store, game_id)
+    match = Match(Rules.from_json(g.rules), first_dealer=g.first_dealer, seed=g.seed, players=g.names)
+    actions = store.actions(game_id)
+    hands = store.hands(game_id)
+    for h in hands:
+        match.start_hand(h.deck)
+        for a in actions:
+            if a.hand_no == h.hand_no:
+                match.apply(Action.parse(a.action))
+    try:
+        return match.to_record()
+    except ImportError:
+        return {
+            "format": "ginrummy-web-record/1",
+            "rules": g.rules,
+            "players": g.names,
+            "seed": g.seed,
+            "first_dealer": g.first_dealer,
+            "hands": [
+                {
+                    "dealer": h.dealer,
+                    "deck": [card_str(c) for c in h.deck],
+                    "actions": [a.action for a in actions if a.hand_no == h.hand_no],
+                }
+                for h in hands
+            ],
+        }

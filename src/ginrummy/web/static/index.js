@@ -1,0 +1,120 @@
+// Start page: choose the opponent and the rules (a preset plus any switch), then create the game.
+"use strict";
+GR.header("Play");
+
+const LABELS = {
+  gin_bonus: "Gin bonus", undercut_bonus: "Undercut bonus", big_gin: "Big gin", big_gin_bonus: "Big gin bonus",
+  knock_limit: "Knock limit (0 = gin only)", straight_gin: "Straight gin (no knocking)", upcard: "Upcard (off: 11 cards to the non-dealer)",
+  last_chance: "Last chance", throw_back: "Throw-back", dead_hand_stock: "Dead hand at stock of",
+  oklahoma: "Oklahoma", oklahoma_ace_gin_only: "Oklahoma: ace upcard means gin only",
+  oklahoma_spade_double: "Oklahoma: spade upcard doubles", oklahoma_extra_boxes: "Oklahoma: extra boxes",
+  target: "Game target", game_bonus: "Game bonus", box_bonus: "Box bonus (per hand won)", shutout: "Shutout",
+  shutout_bonus: "Shutout game bonus", first_dealer: "First dealer", next_dealer: "Next dealer",
+  hollywood: "Hollywood scoring (three games)", team_target: "Team target (4 players)", team_bonuses: "Team bonuses (4 players)",
+};
+const HIDDEN = new Set(["team_target", "team_bonuses"]);  // 4-player options: not used by a 2-player table
+let options = null;
+
+function currentOverrides() {
+  const preset = options.presets[document.getElementById("preset").value];
+  const out = {};
+  for (const f of options.rules) {
+    const el = document.getElementById("rule-" + f.name);
+    if (!el) continue;
+    let v;
+    if (f.type === "bool") v = el.checked;
+    else if (f.type === "int") v = parseInt(el.value, 10);
+    else v = el.value;
+    if (v !== preset[f.name]) out[f.name] = v;
+  }
+  return out;
+}
+
+function fillFields() {
+  const preset = options.presets[document.getElementById("preset").value];
+  for (const f of options.rules) {
+    const el = document.getElementById("rule-" + f.name);
+    if (!el) continue;
+    if (f.type === "bool") el.checked = preset[f.name]; else el.value = preset[f.name];
+  }
+}
+
+let previewTimer = null;
+function preview() {
+  clearTimeout(previewTimer);
+  previewTimer = setTimeout(async () => {
+    const preset = document.getElementById("preset").value;
+    const err = document.getElementById("error");
+    try {
+      const q = new URLSearchParams({ preset, overrides: JSON.stringify(currentOverrides()) });
+      const d = await GR.api("/api/rules/describe?" + q);
+      document.getElementById("rules-preview").innerHTML = d.lines.map((l) => `<li>${GR.esc(l)}</li>`).join("");
+      err.textContent = "";
+    } catch (e) { err.textContent = e.message; }
+  }, 120);
+}
+
+async function init() {
+  options = await GR.api("/api/options");
+  const opp = document.getElementById("opponent");
+  const strengths = options.strengths.slice().reverse();
+  opp.innerHTML = strengths.map((s) => `<option value="${s}">computer: ${s}</option>`).join("") + opp.innerHTML;
+  opp.value = strengths.includes("simple") ? "simple" : strengths[0];
+  const preset = document.getElementById("preset");
+  preset.innerHTML = Object.keys(options.presets).map((p) => `<option>${p}</option>`).join("");
+  const box = document.getElementById("rule-fields");
+  for (const f of options.rules) {
+    if (HIDDEN.has(f.name)) continue;
+    const lab = LABELS[f.name] || f.name;
+    let input;
+    if (f.type === "bool") input = `<label><input type="checkbox" id="rule-${f.name}"> ${lab}</label>`;
+    else if (f.type === "int") input = `<label>${lab} <input type="number" min="0" id="rule-${f.name}" style="width:5em"></label>`;
+    else input = `<label>${lab} <select id="rule-${f.name}">${f.choices.map((c) => `<option>${c}</option>`).join("")}</select></label>`;
+    box.insertAdjacentHTML("beforeend", `<div>${input}</div>`);
+  }
+  fillFields();
+  preset.onchange = () => { fillFields(); preview(); };
+  box.addEventListener("input", preview);
+  box.addEventListener("change", preview);
+  preview();
+  showResume();
+}
+
+function showResume() {
+  const games = JSON.parse(localStorage.getItem("gr.games") || "[]");
+  if (!games.length) return;
+  document.getElementById("resume").classList.remove("hidden");
+  document.getElementById("resume-list").innerHTML = games.slice(-8).reverse()
+    .map((g) => `<li><a href="${g.url}">${GR.esc(g.label)}</a> <span class="muted">${new Date(g.at).toLocaleString()}</span></li>`).join("");
+}
+
+document.getElementById("new-game").onsubmit = async (ev) => {
+  ev.preventDefault();
+  const err = document.getElementById("error");
+  const opponent = document.getElementById("opponent").value;
+  const name = document.getElementById("name").value.trim();
+  const body = {
+    opponent,
+    rules: { preset: document.getElementById("preset").value, overrides: currentOverrides() },
+    names: name ? [name] : [],
+  };
+  try {
+    const g = await GR.api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const games = JSON.parse(localStorage.getItem("gr.games") || "[]");
+    games.push({ url: g.url, label: `vs ${opponent === "human" ? "a friend" : "computer (" + opponent + ")"}`, at: Date.now() });
+    localStorage.setItem("gr.games", JSON.stringify(games.slice(-30)));
+    if (opponent === "human") {
+      document.getElementById("invite").classList.remove("hidden");
+      const url = new URL(g.invite_url, location.href).href;
+      const input = document.getElementById("invite-url");
+      input.value = url;
+      document.getElementById("copy").onclick = () => { input.select(); navigator.clipboard?.writeText(url); };
+      document.getElementById("go").href = g.url;
+      document.getElementById("new-game").classList.add("hidden");
+    } else {
+      location.href = g.url;
+    }
+  } catch (e) { err.textContent = e.message; }
+};
+
+init().catch((e) => { document.getElementById("error").textContent = e.message; });

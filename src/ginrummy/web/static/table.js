@@ -1,0 +1,400 @@
+// The table: one WebSocket for this seat; every button comes from view.legal (the engine's list).
+"use strict";
+GR.header("Play");
+
+const gameId = location.pathname.split("/").pop();
+const hashToken = new URLSearchParams(location.hash.slice(1)).get("t");
+if (hashToken) localStorage.setItem("gr.token." + gameId, hashToken);
+const token = hashToken || localStorage.getItem("gr.token." + gameId);
+
+const $ = (id) => document.getElementById(id);
+const MELD_COLOURS = ["#e0a526", "#4aa3df", "#c56cf0", "#2ecc71", "#ff7f50"];
+let ws = null;
+let state = null;
+let selected = null;
+let order = [];
+let newCards = new Set();
+let lastHandNo = null;
+let retry = 0;
+let finalClosed = false;
+
+function orderKey() { return `gr.order.${gameId}`; }
+
+function connect() {
+  if (!token) { $("turn").textContent = "This link has no seat token: open the link you were given."; return; }
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${proto}://${location.host}/api/ws/${gameId}`);
+  ws.onopen = () => { retry = 0; ws.send(JSON.stringify({ type: "hello", token })); };
+  ws.onmessage = (ev) => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "state") { render(msg); }
+    else if (msg.type === "error") { showError(msg.message); if (msg.error === "forbidden") ws.onclose = null; }
+    else if (msg.type === "hint") { showHints(msg.hints); }
+  };
+  ws.onclose = () => {
+    $("turn").textContent = "Connection lost: reconnecting…";
+    $("turn").className = "turn";
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 300 * retry);
+  };
+}
+
+function send(msg) {
+  if (!ws || ws.readyState !== 1 || !state) return;
+  showError("");
+  ws.send(JSON.stringify({ ...msg, seq: state.seq }));
+}
+function act(action) { send({ type: "action", action }); }
+
+function showError(text) { $("error").textContent = text || ""; }
+
+// ---------------------------------------------------------------- the hand's order
+function syncOrder(view, handNo) {
+  const hand = view.hand;
+  if (handNo !== lastHandNo) {
+    const saved = JSON.parse(localStorage.getItem(orderKey()) || "null");
+    if (saved && saved.hand === handNo) order = saved.order;
+    else order = sortCards(hand);
+    newCards = new Set();
+    lastHandNo = handNo;
+  }
+  const inHand = new Set(hand);
+  const kept = order.filter((c) => inHand.has(c));
+  const added = hand.filter((c) => !kept.includes(c));
+  if (added.length && kept.length) newCards = new Set(added);
+  order = kept.concat(added);
+  if (selected && !inHand.has(selected)) selected = null;
+  saveOrder();
+}
+function saveOrder() { localStorage.setItem(orderKey(), JSON.stringify({ hand: lastHandNo, order })); }
+function sortCards(cards, by) {
+  by = by || GR.prefs().order;
+  return cards.slice().sort((a, b) => GR.sortKey(a, by) - GR.sortKey(b, by));
+}
+function arrange() {
+  if (!state) return;
+  const m = state.mine;
+  const melded = m.melds.map((g) => sortCards(g, "suit"));
+  order = melded.flat().concat(sortCards(m.deadwood_cards, "suit").filter((c) => order.includes(c)));
+  order = order.concat(state.view.hand.filter((c) => !order.includes(c)));
+  saveOrder();
+  render(state);
+}
+function toggleSort() {
+  const by = GR.prefs().order === "suit" ? "rank" : "suit";
+  localStorage.setItem("gr.order", by);
+  order = sortCards(order, by);
+  saveOrder();
+  render(state);
+}
+
+// ---------------------------------------------------------------- rendering
+const PROMPTS = {
+  offer: "Take the upcard, or pass",
+  draw: "Draw from the stock or the discard pile",
+  discard: "Discard a card (or knock)",
+  last_chance: "Last chance: take the last discard to knock with it, or pass",
+  layout: "Lay out your melds (Best layout does it for you)",
+  defender_layout: "Lay out your melds, then lay off",
+  layoff: "Lay off cards on the knocker's melds, then Done",
+};
+
+function names() {
+  const n = state.game.names.slice();
+  if (state.game.computer_seat !== null) n[state.seat] = "You";
+  return n;
+}
+
+function render(msg) {
+  state = msg;
+  const v = msg.view, g = msg.game, me = msg.seat, opp = 1 - me;
+  const nm = names();
+  syncOrder(v, g.hand_no);
+  $("opp-name").textContent = g.names[opp];
+  $("my-name").textContent = g.names[me] + (v.dealer === me ? " (dealer)" : "");
+  $("opp-dot").className = "status-dot" + (g.connected[opp] ? " on" : "");
+  $("opp-dot").title = g.connected[opp] ? "connected" : "not connected";
+  $("opp-info").textContent = `${v.dealer === opp ? "dealer · " : ""}${g.connected[opp] ? "" : "not connected · "}${v.opponent_size} cards`;
+  $("hand-info").textContent = `Hand ${g.hand_no} · ${nm[0]} ${g.scores[0]} – ${nm[1]} ${g.scores[1]} · game to ${targetOf(g)}`;
+  $("deckhash").textContent = (g.deck_hash || "").slice(0, 16) + "…";
+
+  // Opponent: backs plus the cards known face up (taken from the pile).
+  const oh = $("opp-hand");
+  oh.innerHTML = "";
+  const showLaid = v.knocker !== null;
+  if (!showLaid || v.phase !== "over") {
+    const known = v.opponent_known;
+    for (const c of known) oh.appendChild(GR.cardEl(c));
+    for (let i = known.length; i < v.opponent_size; i++) oh.appendChild(GR.cardEl(null));
+  }
+
+  // Centre: stock, pile, and the knocker's layout as it happens.
+  const legal = new Set(v.legal);
+  const stock = $("stock");
+  stock.innerHTML = "";
+  if (v.stock_size > 0) stock.appendChild(GR.cardEl(null));
+  $("stock-label").textContent = `stock: ${v.stock_size}`;
+  $("stock-box").classList.toggle("clickable", legal.has("stock"));
+  const pile = $("pile");
+  pile.innerHTML = "";
+  if (v.pile.length) pile.appendChild(GR.cardEl(v.pile[v.pile.length - 1]));
+  $("pile-label").textContent = v.phase === "offer" ? "upcard" : `discard pile: ${v.pile.length}`;
+  $("pile-box").classList.toggle("clickable", legal.has("pile"));
+  $("knockbox").classList.toggle("hidden", !v.knock_discard);
+  $("knockcard").innerHTML = "";
+  if (v.knock_discard) $("knockcard").appendChild(GR.cardEl(v.knock_discard));
+  $("laid").innerHTML = v.knocker !== null && v.phase !== "over" ? layoutHTML(v, nm) : "";
+
+  // Turn banner.
+  const turn = $("turn");
+  const mine = v.current === me;
+  if (g.status === "finished") { turn.textContent = "Game over"; turn.className = "turn"; }
+  else if (v.phase === "over") { turn.textContent = "Hand over"; turn.className = "turn"; }
+  else if (mine) { turn.textContent = "Your turn: " + PROMPTS[v.phase]; turn.className = "turn mine"; }
+  else { turn.textContent = `${g.names[opp]} to play${v.phase === "offer" ? " (upcard offer)" : ""}…`; turn.className = "turn"; }
+
+  // Deadwood.
+  const m = msg.mine;
+  $("deadwood").textContent = `Deadwood ${m.deadwood}` + (m.after_discard !== null ? ` · after your best discard ${m.after_discard}` : "");
+
+  renderHand(v, m);
+  renderActions(v, legal, mine);
+  renderHandEnd(msg, nm);
+  renderSheet(g, nm);
+  $("rules").innerHTML = g.rules_text.map((l) => `<li>${GR.esc(l)}</li>`).join("");
+  $("log").innerHTML = v.events.slice(-14).map((e) => `<li>${GR.esc(e.seat === me ? "You" : g.names[opp])}: ${GR.esc(prettyAction(e.action))}</li>`).join("");
+  $("log").scrollTop = 1e6;
+  if (!mine) $("hints").classList.add("hidden");
+  renderFinal(g, nm);
+}
+
+function targetOf(g) {
+  const line = g.rules_text.find((l) => l.startsWith("Game to"));
+  const m = line && line.match(/Game to (\d+)/);
+  return m ? m[1] : "100";
+}
+
+function prettyAction(a) {
+  return a.replace(/\b([A2-9TJQK])([shdc])\b/g, (_, r, s) => GR.label(r + s));
+}
+
+function renderHand(v, m) {
+  const el = $("my-hand");
+  el.innerHTML = "";
+  const meldOf = {};
+  m.melds.forEach((g, i) => g.forEach((c) => { meldOf[c] = i; }));
+  let prev;
+  order.forEach((c, i) => {
+    const cls = [];
+    if (c === selected) cls.push("selected");
+    if (newCards.has(c)) cls.push("new");
+    const group = meldOf[c] === undefined ? -1 : meldOf[c];
+    if (i > 0 && group !== prev && (group >= 0 || prev >= 0)) cls.push("gap");
+    prev = group;
+    const card = GR.cardEl(c, cls.join(" "));
+    card.tabIndex = 0;
+    card.draggable = true;
+    card.setAttribute("role", "button");
+    if (group >= 0) {
+      const bar = document.createElement("div");
+      bar.className = "meldbar";
+      bar.style.background = MELD_COLOURS[group % MELD_COLOURS.length];
+      card.appendChild(bar);
+    }
+    card.onclick = () => { selected = selected === c ? null : c; render(state); };
+    card.ondblclick = () => { if (new Set(v.legal).has(c)) act(c); };
+    card.ondragstart = (e) => { e.dataTransfer.setData("text/plain", c); card.classList.add("dragging"); };
+    card.ondragend = () => card.classList.remove("dragging");
+    card.ondragover = (e) => e.preventDefault();
+    card.ondrop = (e) => {
+      e.preventDefault();
+      const from = e.dataTransfer.getData("text/plain");
+      if (!from || from === c) return;
+      const rect = card.getBoundingClientRect();
+      const after = e.clientX > rect.left + rect.width / 2;
+      order = order.filter((x) => x !== from);
+      order.splice(order.indexOf(c) + (after ? 1 : 0), 0, from);
+      saveOrder();
+      render(state);
+    };
+    el.appendChild(card);
+  });
+}
+
+function button(text, key, onclick, primary, testid) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.innerHTML = GR.esc(text) + (key ? `<kbd>${key}</kbd>` : "");
+  if (primary) b.className = "primary";
+  if (testid) b.dataset.action = testid;
+  b.onclick = onclick;
+  return b;
+}
+
+function knockChoices(v) {
+  // Each legal knock with the deadwood it leaves (from this seat's own cards).
+  return v.legal.filter((a) => a.startsWith("knock ")).map((a) => ({ action: a, card: a.slice(6), left: state.mine.after && state.mine.after[a.slice(6)] }));
+}
+
+function renderActions(v, legal, mine) {
+  const box = $("actions");
+  box.innerHTML = "";
+  if (!mine) return;
+  const top = v.pile[v.pile.length - 1];
+  if (legal.has("stock")) box.appendChild(button("Draw from the stock", "S", () => act("stock"), true, "stock"));
+  if (legal.has("pile")) {
+    const text = v.phase === "offer" ? `Take the upcard ${GR.label(top)}` : v.phase === "last_chance" ? `Take ${GR.label(top)} to knock` : `Take ${GR.label(top)} from the pile`;
+    box.appendChild(button(text, "P", () => act("pile"), false, "pile"));
+  }
+  if (legal.has("pass")) box.appendChild(button(v.phase === "last_chance" ? "Pass (dead hand)" : "Pass", "X", () => act("pass"), false, "pass"));
+  if (v.phase === "discard") {
+    if (selected && legal.has(selected)) box.appendChild(button(`Discard ${GR.label(selected)}`, "D", () => act(selected), true, "discard"));
+    else if (legal.size) box.insertAdjacentHTML("beforeend", `<span class="muted">Click a card, then Discard (or double-click it)</span>`);
+    const knocks = knockChoices(v);
+    const gin = knocks.filter((k) => k.left === 0);
+    if (gin.length) box.appendChild(button(`Gin! (discard ${GR.label(gin[0].card)} face down)`, "G", () => act(gin[0].action), true, "gin"));
+    else if (knocks.length) {
+      const sel = selected && legal.has("knock " + selected) ? "knock " + selected : null;
+      const best = knocks.slice().sort((a, b) => (a.left ?? 99) - (b.left ?? 99))[0];
+      const k = sel || best.action;
+      const card = k.slice(6);
+      box.appendChild(button(`Knock (discard ${GR.label(card)} face down)`, "K", () => act(k), true, "knock"));
+    }
+    if (legal.has("big gin")) box.appendChild(button("Big gin!", "", () => act("big gin"), true, "big-gin"));
+  }
+  if (["layout", "defender_layout", "layoff"].includes(v.phase)) {
+    box.appendChild(button(v.phase === "layout" ? "Best layout" : "Best melds and layoffs", "L", () => send({ type: "auto" }), true, "auto"));
+    for (const a of v.legal) {
+      if (a.startsWith("meld ")) box.appendChild(button(`Meld ${prettyAction(a.slice(5).match(/../g).join(" "))}`, "", () => act(a), false, "meld"));
+      else if (a.startsWith("layoff ")) {
+        const [, c, t] = a.split(" ");
+        box.appendChild(button(`Lay off ${GR.label(c)} on meld ${+t + 1}`, "", () => act(a), false, "layoff"));
+      }
+    }
+    if (legal.has("done")) box.appendChild(button("Done", "", () => act("done"), false, "done"));
+  }
+}
+
+function meldGroup(cards, laid, cls) {
+  return `<div class="meldgroup ${cls || ""}">${cards.map((c) => `<div class="card${laid && laid.includes(c) ? " laid" : ""}" title="${GR.name(c)}">${GR.cardEl(c).innerHTML}</div>`).join("")}</div>`;
+}
+
+function layoutHTML(v, nm) {
+  const knocker = v.knocker, defender = 1 - knocker, me = v.seat;
+  const handOf = (seat) => (seat === me ? v.hand : v.opponent_known);
+  const km = v.knocker_melds.map((m, i) => {
+    const laid = v.laid_on[i] || [];
+    return `<div><div class="label">meld ${i + 1}</div>${meldGroup(m.concat(laid), laid)}</div>`;
+  }).join("");
+  const kIn = new Set(v.knocker_melds.flat());
+  const kDead = v.phase === "over" || knocker === me ? handOf(knocker).filter((c) => !kIn.has(c)) : [];
+  const dIn = new Set(v.defender_melds.flat().concat(v.layoffs.map((l) => l.card)));
+  const dCards = handOf(defender);
+  const dDead = v.phase === "over" ? dCards.filter((c) => !dIn.has(c)) : [];
+  const dm = v.defender_melds.map((m) => `<div>${meldGroup(m)}</div>`).join("");
+  const layoffs = v.layoffs.length ? `<p class="muted">Laid off: ${v.layoffs.map((l) => `${GR.label(l.card)} on meld ${l.meld + 1}`).join(", ")}</p>` : "";
+  return `<div><strong>${GR.esc(nm[knocker])} knocked</strong><div class="layout-block">${km}${kDead.length ? `<div><div class="label">deadwood</div>${meldGroup(kDead, null, "deadwoodgroup")}</div>` : ""}</div></div>
+    <div><strong>${GR.esc(nm[defender])}</strong><div class="layout-block">${dm}${dDead.length ? `<div><div class="label">deadwood</div>${meldGroup(dDead, null, "deadwoodgroup")}</div>` : ""}</div>${layoffs}</div>`;
+}
+
+function renderHandEnd(msg, nm) {
+  const v = msg.view, g = msg.game;
+  const box = $("handend");
+  if (v.phase !== "over") { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  const r = v.result;
+  const titles = { knock: "Knock", undercut: "Undercut!", gin: "Gin!", big_gin: "Big gin!", dead: "Dead hand" };
+  $("handend-title").textContent = `Hand ${g.hand_no}: ${titles[r.kind]}` + (r.winner !== null ? ` · ${nm[r.winner]} ${r.winner === msg.seat && nm[r.winner] === "You" ? "score" : "scores"} ${r.points}` : "");
+  $("explain").textContent = (msg.explain || "").replace(/You's/g, "your");
+  $("handend-layout").innerHTML = v.knocker !== null ? layoutHTML(v, nm) : "";
+  const next = $("next");
+  next.classList.toggle("hidden", g.status === "finished");
+  next.disabled = g.ready[msg.seat];
+  $("next-wait").textContent = g.ready[msg.seat] && !g.ready[1 - msg.seat] ? `Waiting for ${g.names[1 - msg.seat]}…` : "";
+}
+
+function renderSheet(g, nm) {
+  const rows = g.sheet.map((row) => {
+    const r = row.result;
+    const cells = [0, 1].map((s) => (r.winner === s ? `<td class="num win">${r.points}<span class="muted"> ${r.kind === "knock" ? "" : r.kind.replace("_", " ")}</span></td>` : `<td class="num"></td>`)).join("");
+    const dead = r.kind === "dead" ? `<td colspan="2" class="muted">dead hand</td>` : cells;
+    return `<tr><td>${row.hand}</td>${dead}<td class="num muted">${row.totals[0].join(" – ")}</td></tr>`;
+  }).join("");
+  const boxes = [0, 1].map((s) => `<td class="num boxes" title="${g.hands_won[s]} hands won">${"☒".repeat(Math.min(g.hands_won[s], 12))}</td>`).join("");
+  $("sheet").innerHTML = `<thead><tr><th>Hand</th><th class="num">${GR.esc(nm[0])}</th><th class="num">${GR.esc(nm[1])}</th><th class="num">Total</th></tr></thead>
+    <tbody>${rows}</tbody><tfoot><tr><th>Total</th><th class="num">${g.scores[0]}</th><th class="num">${g.scores[1]}</th><th></th></tr>
+    <tr><th>Boxes</th>${boxes}<td></td></tr></tfoot>`;
+  $("sheet-note").textContent = g.games > 1 ? "Hollywood: totals shown for the first game still open." : "";
+}
+
+function renderFinal(g, nm) {
+  const box = $("final");
+  if (g.status !== "finished" || !g.final || finalClosed) { box.classList.add("hidden"); return; }
+  box.classList.remove("hidden");
+  const f = g.final;
+  const win = f.winner === null ? "A tie" : f.winner === state.seat ? "You win!" : `${g.names[f.winner]} wins`;
+  $("final-title").textContent = `${win} ${f.totals[0]} to ${f.totals[1]}` + (f.winner !== null ? `, by ${f.margin}` : "");
+  const line = (label, key) => `<tr><td>${label}</td><td class="num">${f[key][0]}</td><td class="num">${f[key][1]}</td></tr>`;
+  $("final-table").innerHTML = `<tr><th></th><th class="num">${GR.esc(nm[0])}</th><th class="num">${GR.esc(nm[1])}</th></tr>` +
+    line("Points from hands", "points") + line("Hands won", "hands_won") + line("Game bonus", "game_bonus") +
+    line("Box bonus", "box_bonus") + line("Shutout", "shutout_bonus") + `<tr><th>Final total</th><th class="num">${f.totals[0]}</th><th class="num">${f.totals[1]}</th></tr>`;
+  $("final-explain").innerHTML = f.explain.map((l) => `<li>${GR.esc(l)}</li>`).join("");
+  $("final-hands").innerHTML = `<tr><th>Hand</th><th>Result</th><th class="num">Points</th><th class="num">Totals</th></tr>` + g.sheet.map((row) => {
+    const r = row.result;
+    const who = r.winner === null ? "nobody" : nm[r.winner];
+    return `<tr><td>${row.hand}</td><td>${r.kind.replace("_", " ")} · ${GR.esc(who)}</td><td class="num">${r.points}</td><td class="num">${row.totals[0].join(" – ")}</td></tr>`;
+  }).join("");
+  $("final-replay").href = `/replay/${gameId}`;
+  $("final-record").href = `/api/games/${gameId}/record`;
+}
+
+function showHints(hints) {
+  const box = $("hints");
+  box.classList.remove("hidden");
+  $("hint-list").innerHTML = hints.length
+    ? hints.map((h) => `<li><strong>${GR.esc(prettyAction(h.action))}</strong> ${h.reason ? "— " + GR.esc(prettyAction(h.reason)) : ""}</li>`).join("")
+    : "<li>No suggestion now.</li>";
+}
+
+// ---------------------------------------------------------------- controls
+$("arrange").onclick = arrange;
+$("sort").onclick = toggleSort;
+$("hint").onclick = () => send({ type: "hint" });
+$("next").onclick = () => send({ type: "next" });
+$("final-close").onclick = () => { finalClosed = true; $("final").classList.add("hidden"); };
+$("stock-box").onclick = () => { if (state && state.view.legal.includes("stock")) act("stock"); };
+$("pile-box").onclick = () => { if (state && state.view.legal.includes("pile")) act("pile"); };
+
+function clickAction(name) {
+  const b = document.querySelector(`#actions button[data-action="${name}"]`);
+  if (b) b.click();
+}
+
+document.addEventListener("keydown", (e) => {
+  if (!state || e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
+  const k = e.key.toLowerCase();
+  if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+    const d = e.key === "ArrowLeft" ? -1 : 1;
+    let i = selected ? order.indexOf(selected) : d > 0 ? -1 : order.length;
+    if (e.shiftKey && selected) {
+      const j = Math.max(0, Math.min(order.length - 1, i + d));
+      order.splice(i, 1);
+      order.splice(j, 0, selected);
+      saveOrder();
+    } else {
+      i = Math.max(0, Math.min(order.length - 1, i + d));
+      selected = order[i];
+    }
+    render(state);
+    e.preventDefault();
+    return;
+  }
+  const map = { s: "stock", p: "pile", x: "pass", d: "discard", enter: "discard", k: "knock", g: "gin", l: "auto" };
+  if (map[k]) { clickAction(map[k]); e.preventDefault(); }
+  else if (k === "a") arrange();
+  else if (k === "o") toggleSort();
+  else if (k === "h") send({ type: "hint" });
+  else if (k === "n" && !$("next").disabled && !$("handend").classList.contains("hidden")) send({ type: "next" });
+});
+
+connect();
