@@ -1,0 +1,378 @@
+"""``ginrummy arena``: play two computer players against each other and report who is better.
+
+    ginrummy arena --p1 expert --p2 simple --rules eaai --games 2000 --seed 7 --workers 2
+    ginrummy arena --p1 greedy --p2 simple --hands 10000 --json
+
+Why it is built this way:
+
+- **Seat-swapped pairs of identical deals.** Luck of the deal dominates a few hundred hands of
+  Gin Rummy. Each deal is played twice, the second time with the players' seats swapped and
+  the same dealer seat, so each player gets the other's cards; the luck cancels and far fewer
+  games tell two players apart. In ``--games`` mode the two games of a pair share the match
+  seed, so hand ``k`` of both games is dealt from the same deck.
+- **Reproducible from the seed.** Every deal and every player's RNG is derived from
+  ``--seed`` and the pair's index, never from the worker that plays it, so the counts are the
+  same for any ``--workers`` (only the timings change).
+- **Wilson interval.** A win rate near 0 or 1, or over few games, is where the usual
+  normal-approximation interval fails; Wilson's 95% interval stays inside [0, 1] and is honest
+  there. Dead hands are won by nobody, so hand win rates are over decided hands.
+- Players only ever see their :class:`~ginrummy.observation.SeatView` (the driver enforces it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import random
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any, TextIO
+
+from .errors import RulesError
+from .hand import new_hand
+from .match import Match
+from .players import PLAYERS, get_player
+from .players.driver import Clock, play_game, play_hand
+from .rules import Rules, parse_rule_value
+from .scoring import HandResult
+
+Z95 = 1.959963984540054
+
+
+def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``wins / n`` (default 95%).
+
+    >>> lo, hi = wilson(60, 100)
+    >>> round(lo, 3), round(hi, 3)
+    (0.502, 0.691)
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    center = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return max(0.0, center - half), min(1.0, center + half)
+
+
+# ---------------------------------------------------------------------------------------------
+# Tallies
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Side:
+    """One player's counts over the whole run (whatever seat it sat in)."""
+
+    wins: int = 0
+    points: int = 0  # hand points won (before game, box and shutout bonuses)
+    total: int = 0  # final game totals, bonuses included (games mode)
+    knocks: int = 0  # hands it won by knocking (not gin)
+    gins: int = 0  # gin and big gin
+    big_gins: int = 0
+    undercuts: int = 0  # hands it won by undercutting the knocker
+    undercut_against: int = 0  # its knocks that were undercut
+    seconds: float = 0.0
+    decisions: int = 0
+    slowest: float = 0.0
+
+    def add(self, other: Side) -> None:
+        for name in ("wins", "points", "total", "knocks", "gins", "big_gins", "undercuts", "undercut_against",
+                     "seconds", "decisions"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.slowest = max(self.slowest, other.slowest)
+
+
+@dataclass
+class Tally:
+    """Counts of a run, summed over pairs (so the order the workers finish in does not matter)."""
+
+    units: int = 0  # games or hands played
+    hands: int = 0
+    dead: int = 0
+    p1: Side = field(default_factory=Side)
+    p2: Side = field(default_factory=Side)
+
+    def add(self, other: Tally) -> None:
+        self.units += other.units
+        self.hands += other.hands
+        self.dead += other.dead
+        self.p1.add(other.p1)
+        self.p2.add(other.p2)
+
+
+def _count_hand(t: Tally, result: HandResult, sides: Sequence[Side]) -> None:
+    """Count one hand; ``sides[seat]`` is the Side of the player in that seat."""
+    t.hands += 1
+    if result.winner is None:
+        t.dead += 1
+        return
+    w = sides[result.winner]
+    w.points += result.points
+    if result.kind == "knock":
+        w.knocks += 1
+    elif result.kind in ("gin", "big_gin"):
+        w.gins += 1
+        if result.kind == "big_gin":
+            w.big_gins += 1
+    elif result.kind == "undercut":
+        w.undercuts += 1
+        assert result.knocker is not None
+        sides[result.knocker].undercut_against += 1
+
+
+def _count_clock(clock: Clock, sides: Sequence[Side]) -> None:
+    for seat in (0, 1):
+        s = sides[seat]
+        s.seconds += clock.seconds[seat]
+        s.decisions += clock.decisions[seat]
+        s.slowest = max(s.slowest, clock.slowest[seat])
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing one pair
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Config:
+    p1: str
+    p2: str
+    rules: Rules
+    mode: str  # "games" or "hands"
+    pairs: int
+    seed: int
+    fast_views: bool = True
+
+
+def _derived(seed: int, index: int, what: str) -> int:
+    """A 63-bit number fixed by (seed, pair index, purpose): deals and player RNGs."""
+    return random.Random(f"ginrummy-arena:{seed}:{index}:{what}").getrandbits(63)
+
+
+def play_pair(cfg: Config, index: int) -> Tally:
+    """Play deal ``index`` twice, seats swapped, and count it."""
+    t = Tally()
+    for swap in (False, True):
+        p1 = get_player(cfg.p1, seed=_derived(cfg.seed, index, "p1"))
+        p2 = get_player(cfg.p2, seed=_derived(cfg.seed, index, "p2"))
+        players = (p2, p1) if swap else (p1, p2)
+        sides = (t.p2, t.p1) if swap else (t.p1, t.p2)
+        clock = Clock()
+        if cfg.mode == "hands":
+            deck = list(range(52))
+            random.Random(_derived(cfg.seed, index, "deck")).shuffle(deck)
+            hand = new_hand(cfg.rules, index % 2, deck=deck)
+            result = play_hand(hand, players, clock=clock, fast=cfg.fast_views)
+            _count_hand(t, result, sides)
+            if result.winner is not None:
+                sides[result.winner].wins += 1
+        else:
+            match = Match(cfg.rules, seed=_derived(cfg.seed, index, "match"))
+            play_game(match, players, clock=clock, fast=cfg.fast_views)
+            for result in match.results:
+                _count_hand(t, result, sides)
+            final = match.final()
+            for seat in (0, 1):
+                sides[seat].total += final.totals[seat]
+            if final.winner is not None:
+                sides[final.winner].wins += 1
+        t.units += 1
+        _count_clock(clock, sides)
+    return t
+
+
+def _play_chunk(task: tuple[Config, list[int]]) -> Tally:
+    cfg, indices = task
+    t = Tally()
+    for i in indices:
+        t.add(play_pair(cfg, i))
+    return t
+
+
+def _chunks(n: int, size: int) -> Iterator[list[int]]:
+    for start in range(0, n, size):
+        yield list(range(start, min(n, start + size)))
+
+
+class Progress:
+    """A one-line progress bar on stderr (only when it is a terminal, unless forced)."""
+
+    def __init__(self, total: int, unit: str, stream: TextIO | None = None, enabled: bool | None = None) -> None:
+        self.total = total
+        self.unit = unit
+        self.stream = stream or sys.stderr
+        self.enabled = self.stream.isatty() if enabled is None else enabled
+        self.done = 0
+        self.start = time.perf_counter()
+
+    def update(self, n: int) -> None:
+        self.done += n
+        if not self.enabled:
+            return
+        frac = self.done / self.total if self.total else 1.0
+        width = 30
+        filled = int(width * frac)
+        elapsed = time.perf_counter() - self.start
+        eta = elapsed / frac - elapsed if frac > 0 else 0.0
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit} "
+            f"{elapsed:5.1f}s, {eta:5.1f}s left "
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def run_arena(cfg: Config, workers: int = 1, progress: Progress | None = None) -> Tally:
+    """Play every pair of ``cfg`` on ``workers`` processes and return the summed counts."""
+    total = Tally()
+    size = max(1, min(50, cfg.pairs // max(1, workers * 8)))
+    tasks = [(cfg, chunk) for chunk in _chunks(cfg.pairs, size)]
+    if workers <= 1:
+        for task in tasks:
+            total.add(_play_chunk(task))
+            if progress:
+                progress.update(2 * len(task[1]))
+        return total
+    ctx = multiprocessing.get_context("fork" if sys.platform.startswith("linux") else "spawn")
+    with ctx.Pool(workers) as pool:
+        for part, task in zip(pool.imap(_play_chunk, tasks), tasks, strict=True):
+            total.add(part)
+            if progress:
+                progress.update(2 * len(task[1]))
+    return total
+
+
+# ---------------------------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------------------------
+
+
+def report(cfg: Config, t: Tally, elapsed: float, workers: int) -> dict[str, Any]:
+    """Plain data of a run: what ``--json`` prints and what the text report reads."""
+    decided = t.p1.wins + t.p2.wins
+    lo, hi = wilson(t.p1.wins, decided)
+    out: dict[str, Any] = {
+        "p1": cfg.p1,
+        "p2": cfg.p2,
+        "rules": cfg.rules.to_json(),
+        "mode": cfg.mode,
+        "seed": cfg.seed,
+        "pairs": cfg.pairs,
+        cfg.mode: t.units,
+        "hands_played": t.hands,
+        "dead_hands": t.dead,
+        "p1_wins": t.p1.wins,
+        "p2_wins": t.p2.wins,
+        "p1_win_rate": t.p1.wins / decided if decided else None,
+        "p1_win_rate_ci95": [lo, hi],
+        "p1_points_per_hand": (t.p1.points - t.p2.points) / t.hands if t.hands else 0.0,
+        "seconds": elapsed,
+        "workers": workers,
+        "players": {},
+    }
+    if cfg.mode == "games":
+        out["p1_margin_per_game"] = (t.p1.total - t.p2.total) / t.units if t.units else 0.0
+    for key, side in (("p1", t.p1), ("p2", t.p2)):
+        d = asdict(side)
+        d["name"] = cfg.p1 if key == "p1" else cfg.p2
+        d["us_per_decision"] = 1e6 * side.seconds / side.decisions if side.decisions else 0.0
+        d["slowest_ms"] = 1e3 * side.slowest
+        out["players"][key] = d
+    return out
+
+
+def format_report(r: dict[str, Any]) -> str:
+    unit = r["mode"]
+    n = r[unit]
+    lo, hi = r["p1_win_rate_ci95"]
+    rate = r["p1_win_rate"]
+    rules = r["rules"]["preset"] + ("" if not r["rules"]["overrides"] else f" {r['rules']['overrides']}")
+    lines = [
+        f"{r['p1']} (p1) vs {r['p2']} (p2): {n} {unit} ({r['pairs']} seat-swapped pairs), rules {rules}, "
+        f"seed {r['seed']}",
+        f"p1 wins {r['p1_wins']}, p2 wins {r['p2_wins']}"
+        + (f", dead hands {r['dead_hands']}" if unit == "hands" else ""),
+        "p1 win rate " + ("-" if rate is None else f"{100 * rate:.1f}%") + f"  (95% Wilson {100 * lo:.1f}% .. {100 * hi:.1f}%)",
+        f"p1 points per hand {r['p1_points_per_hand']:+.2f} over {r['hands_played']} hands"
+        + (f"; final margin per game {r['p1_margin_per_game']:+.1f}" if unit == "games" else ""),
+        "",
+        f"{'':8s}{'player':>10s}{'knocks':>8s}{'gins':>6s}{'undercuts':>10s}{'undercut':>10s}"
+        f"{'points':>9s}{'us/dec':>9s}{'max ms':>8s}",
+    ]
+    for key in ("p1", "p2"):
+        p = r["players"][key]
+        lines.append(
+            f"{key:8s}{p['name']:>10s}{p['knocks']:8d}{p['gins']:6d}{p['undercuts']:10d}{p['undercut_against']:10d}"
+            f"{p['points']:9d}{p['us_per_decision']:9.1f}{p['slowest_ms']:8.2f}"
+        )
+    lines.append(
+        f"dead hands {r['dead_hands']} of {r['hands_played']}; {r['seconds']:.1f} s on {r['workers']} worker(s)"
+    )
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# Command line
+# ---------------------------------------------------------------------------------------------
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    names = ", ".join(PLAYERS)
+    p.add_argument("--p1", required=True, help=f"first player ({names})")
+    p.add_argument("--p2", required=True, help=f"second player ({names})")
+    unit = p.add_mutually_exclusive_group()
+    unit.add_argument("--games", type=int, help="whole games to play (default 200; rounded up to pairs)")
+    unit.add_argument("--hands", type=int, help="single hands to play instead of games (rounded up to pairs)")
+    p.add_argument("--rules", default="classic", help="rule preset (classic, online, app, eaai)")
+    p.add_argument("--rule", action="append", default=[], metavar="K=V", help="change one rule, e.g. knock_limit=7")
+    p.add_argument("--seed", type=int, default=0, help="seed of every deal and player RNG (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="show a progress bar on stderr (default: when stderr is a terminal)")
+
+
+def rules_from_args(preset: str, rule_args: Sequence[str]) -> Rules:
+    overrides: dict[str, Any] = {}
+    for item in rule_args:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise RulesError(f"--rule needs key=value, not {item!r}")
+        overrides[key.strip()] = parse_rule_value(key.strip(), value)
+    return Rules.preset(preset, **overrides)
+
+
+def run(args: argparse.Namespace) -> int:
+    for name in (args.p1, args.p2):
+        if name not in PLAYERS:
+            print(f"ginrummy arena: unknown player {name!r}: choose one of {', '.join(PLAYERS)}", file=sys.stderr)
+            return 2
+    rules = rules_from_args(args.rules, args.rule)
+    mode = "hands" if args.hands is not None else "games"
+    count = args.hands if args.hands is not None else (args.games if args.games is not None else 200)
+    if count < 1 or args.workers < 1:
+        print("ginrummy arena: --games/--hands and --workers must be at least 1", file=sys.stderr)
+        return 2
+    cfg = Config(args.p1, args.p2, rules, mode, (count + 1) // 2, args.seed)
+    progress = Progress(2 * cfg.pairs, mode, enabled=args.progress)
+    t0 = time.perf_counter()
+    tally = run_arena(cfg, args.workers, progress)
+    progress.close()
+    r = report(cfg, tally, time.perf_counter() - t0, args.workers)
+    print(json.dumps(r) if args.json else format_report(r))
+    return 0
+
+
+__all__ = ["Config", "Progress", "Side", "Tally", "play_pair", "report", "run_arena", "wilson"]
