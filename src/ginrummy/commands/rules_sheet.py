@@ -415,8 +415,10 @@ def _table_html(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> str:
 def sections_html(r: Rules) -> str:
     """The sections as HTML, without the page around them (the web app adds its own controls)."""
     parts: list[str] = []
-    for s in sections(r):
-        parts.append(f'<section class="rule-block"><h2>{html.escape(s.title)}</h2>')
+    for i, s in enumerate(sections(r)):
+        # The summary repeats the sections below: useful on screen, dropped on paper to keep one page.
+        cls = "rule-block summary" if i == 0 else "rule-block"
+        parts.append(f'<section class="{cls}"><h2>{html.escape(s.title)}</h2>')
         if s.items:
             parts.append("<ul>" + "".join(f"<li>{html.escape(i)}</li>" for i in s.items) + "</ul>")
         if s.rows:

@@ -27,7 +27,8 @@ router = APIRouter(tags=["sheets"])
 SHEET_KEYS = frozenset({"preset", "rules", "names", "hands"})
 
 #: Rows that fit one page under the header and the bonus rows (checked by printing to PDF).
-DEFAULT_HANDS = 24
+DEFAULT_HANDS = 28
+HOLLYWOOD_HANDS = 24  # three header rows and more bonus rows
 MAX_HANDS = 30
 
 
@@ -234,12 +235,12 @@ def _grid(rules: Rules, names: tuple[str, str], hands: int) -> str:
             f'<td colspan="2"{" class=game-start" if p == 0 else ""}></td>' for _ in range(games) for p in range(2)
         )
         if rules.box_bonus:
-            foot_rows.append((f"Boxes (hands in this game) x {rules.box_bonus}", per_game))
+            foot_rows.append((f"Boxes x {rules.box_bonus}", per_game))
         if rules.game_bonus or rules.shutout != "none":
-            foot_rows.append(("Game bonus / shutout", per_game))
+            foot_rows.append(("Game bonus", per_game))
         foot_rows.append(("Game total", per_game))
         match = "".join(f'<td colspan="6"{" class=game-start" if p == 0 else ""}></td>' for p in range(2))
-        foot_rows.append(("Three games added", match))
+        foot_rows.append(("3 games added", match))
         head = f"<tr>{head1}</tr><tr>{head2}</tr><tr>{head3}</tr>"
         span = 13
     else:
@@ -256,7 +257,7 @@ def _grid(rules: Rules, names: tuple[str, str], hands: int) -> str:
             if rules.oklahoma and rules.oklahoma_extra_boxes:
                 foot_rows.append((f"Extra boxes x {rules.box_bonus}", per_player))
         if rules.game_bonus or rules.shutout != "none":
-            foot_rows.append(("Game bonus / shutout", per_player))
+            foot_rows.append(("Game bonus", per_player))
         foot_rows.append(("Final total", per_player))
         head = f"<tr>{head1}</tr><tr>{head2}</tr>"
         span = 7
@@ -305,7 +306,7 @@ def score_sheet(request: Request) -> HTMLResponse:
     except GinRummyError as e:
         return _error_page(str(e), "/scoresheet")
     names = _names(params.get("names"))
-    hands = int(raw_hands)
+    hands = int(raw_hands) if params.get("hands") else (HOLLYWOOD_HANDS if rules.hollywood else DEFAULT_HANDS)
     name_value = html.escape(",".join(n for n in names if n) if any(names) else "")
     extra = (
         '<label for="names">Players</label> '

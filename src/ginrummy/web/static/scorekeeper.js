@@ -1,0 +1,699 @@
+/* Gin Rummy scorekeeper page.
+ *
+ * The server scores everything (the same code as the game engine); this page only collects each
+ * hand's entry and draws the sheet it gets back. The sheet's id lives in localStorage, so a reload
+ * (or closing the tab) keeps the game without any account.
+ */
+"use strict";
+
+(function () {
+  const CURRENT_KEY = "ginrummy.scorekeeper.current";
+  const RECENT_KEY = "ginrummy.scorekeeper.recent";
+  const API = "/api/scorekeeper";
+
+  // Rules that change how a hand or a game is scored, in the order the form shows them.
+  // (Play-only rules such as who deals may still arrive in the address and are kept as they are.)
+  const RULE_FIELDS = [
+    ["knock_limit", "Knock limit", "int", 0, 10],
+    ["gin_bonus", "Gin bonus", "int"],
+    ["undercut_bonus", "Undercut bonus", "int"],
+    ["big_gin", "Big gin allowed", "bool"],
+    ["big_gin_bonus", "Big gin bonus", "int"],
+    ["straight_gin", "Straight gin (no knocking)", "bool"],
+    ["target", "Game to", "int", 1],
+    ["game_bonus", "Game bonus", "int"],
+    ["box_bonus", "Box bonus per hand won", "int"],
+    ["shutout", "Shutout", "choice", ["bonus", "double_total", "double_hands", "none"]],
+    ["shutout_bonus", "Shutout game bonus", "int"],
+    ["hollywood", "Hollywood scoring (three games)", "bool"],
+    ["oklahoma", "Oklahoma (upcard sets the knock limit)", "bool"],
+    ["oklahoma_ace_gin_only", "Oklahoma: ace upcard means gin only", "bool"],
+    ["oklahoma_spade_double", "Oklahoma: spade upcard doubles the hand", "bool"],
+    ["oklahoma_extra_boxes", "Oklahoma: extra boxes for undercut and gin", "bool"],
+    ["upcard", "Deal an upcard", "bool"],
+  ];
+  const SHUTOUT_WORDS = {
+    bonus: "bigger game bonus",
+    double_total: "double the winner's score",
+    double_hands: "double each hand (won every hand)",
+    none: "no shutout bonus",
+  };
+
+  let presets = {};
+  let sheet = null;
+  let editing = null; // hand number being corrected, or null
+  let extraOverrides = {}; // rules from the address that the form does not show
+
+  const $ = (id) => document.getElementById(id);
+  const el = (tag, attrs, ...children) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k === "class") node.className = v;
+      else if (k === "text") node.textContent = v;
+      else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+      else node.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children) node.append(c);
+    return node;
+  };
+
+  // ---------------------------------------------------------------------------------------------
+  // Server and storage
+
+  async function api(method, path, body) {
+    const opts = { method, headers: {} };
+    if (body !== undefined) {
+      opts.headers["Content-Type"] = "application/json";
+      opts.body = JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(API + path, opts);
+    } catch (e) {
+      throw new Error("The server cannot be reached. Your entry was not saved; try again.");
+    }
+    if (res.status === 204) return null;
+    let data = null;
+    try { data = await res.json(); } catch (e) { data = null; }
+    if (!res.ok) {
+      const err = new Error((data && data.message) || `The server answered ${res.status}.`);
+      err.status = res.status;
+      err.rule = data && data.rule;
+      throw err;
+    }
+    return data;
+  }
+
+  function storage(fn, fallback) {
+    try { return fn(); } catch (e) { return fallback; }
+  }
+  const getCurrent = () => storage(() => localStorage.getItem(CURRENT_KEY), null);
+  const setCurrent = (id) => storage(() => (id ? localStorage.setItem(CURRENT_KEY, id) : localStorage.removeItem(CURRENT_KEY)));
+  const getRecent = () => storage(() => JSON.parse(localStorage.getItem(RECENT_KEY) || "[]"), []);
+  function remember(s) {
+    const recent = getRecent().filter((r) => r.id !== s.id);
+    recent.unshift({ id: s.id, names: s.names, preset: s.rules.preset, created: s.created, over: s.over });
+    storage(() => localStorage.setItem(RECENT_KEY, JSON.stringify(recent.slice(0, 12))));
+  }
+  function forget(id) {
+    storage(() => localStorage.setItem(RECENT_KEY, JSON.stringify(getRecent().filter((r) => r.id !== id))));
+    if (getCurrent() === id) setCurrent(null);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Messages
+
+  function showError(message) {
+    const box = $("error");
+    box.textContent = message;
+    box.hidden = false;
+  }
+  function clearError() {
+    $("error").hidden = true;
+    $("error").textContent = "";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // New game
+
+  function ruleValues() {
+    const out = {};
+    for (const [name, , kind] of RULE_FIELDS) {
+      const input = $("rule-" + name);
+      if (kind === "bool") out[name] = input.checked;
+      else if (kind === "int") out[name] = input.value === "" ? null : Number(input.value);
+      else out[name] = input.value;
+    }
+    return out;
+  }
+
+  function fillRules(values) {
+    for (const [name, , kind] of RULE_FIELDS) {
+      const input = $("rule-" + name);
+      if (kind === "bool") input.checked = !!values[name];
+      else input.value = values[name];
+    }
+    syncRuleFields();
+  }
+
+  function syncRuleFields() {
+    // Options that depend on another rule are greyed out while it is off.
+    const v = ruleValues();
+    const dep = {
+      big_gin_bonus: v.big_gin,
+      shutout_bonus: v.shutout === "bonus",
+      oklahoma_ace_gin_only: v.oklahoma,
+      oklahoma_spade_double: v.oklahoma,
+      oklahoma_extra_boxes: v.oklahoma,
+      knock_limit: !v.straight_gin && !v.oklahoma,
+    };
+    for (const [name, on] of Object.entries(dep)) {
+      const input = $("rule-" + name);
+      input.disabled = !on;
+      input.closest(".field").classList.toggle("off", !on);
+    }
+    const p = presets[$("preset").value] || {};
+    const changed = RULE_FIELDS.filter(([n]) => v[n] !== p[n]).length + Object.keys(extraOverrides).length;
+    $("preset-summary").textContent = summary(Object.assign({}, p, v, extraOverrides)) + (changed ? ` (${changed} changed)` : "");
+  }
+
+  function summary(r) {
+    const parts = [];
+    if (r.straight_gin) parts.push("straight gin");
+    else if (r.oklahoma) parts.push("Oklahoma knock limit");
+    else parts.push(`knock ${r.knock_limit}`);
+    parts.push(`gin ${r.gin_bonus}`, `undercut ${r.undercut_bonus}`);
+    if (r.big_gin) parts.push(`big gin ${r.big_gin_bonus}`);
+    parts.push(`game to ${r.target}`);
+    if (r.game_bonus) parts.push(`game bonus ${r.game_bonus}`);
+    if (r.box_bonus) parts.push(`box ${r.box_bonus}`);
+    if (r.hollywood) parts.push("Hollywood");
+    return parts.join(", ");
+  }
+
+  function buildSetup() {
+    const select = $("preset");
+    select.replaceChildren(...Object.keys(presets).map((p) => el("option", { value: p, text: p })));
+    const box = $("rule-fields");
+    box.replaceChildren();
+    for (const [name, label, kind, a, b] of RULE_FIELDS) {
+      const id = "rule-" + name;
+      let input;
+      if (kind === "bool") input = el("input", { type: "checkbox", id });
+      else if (kind === "int") input = el("input", { type: "number", id, min: a === undefined ? 0 : a, max: b, step: 1 });
+      else input = el("select", { id }, ...a.map((c) => el("option", { value: c, text: SHUTOUT_WORDS[c] || c })));
+      input.addEventListener("change", syncRuleFields);
+      input.addEventListener("input", syncRuleFields);
+      const field = kind === "bool"
+        ? el("label", { class: "field check", for: id }, input, " " + label)
+        : el("span", { class: "field" }, el("label", { for: id, text: label }), input);
+      box.append(field);
+    }
+    select.addEventListener("change", () => {
+      extraOverrides = {};
+      fillRules(presets[select.value]);
+    });
+  }
+
+  function showSetup(prefill) {
+    clearError();
+    $("game").hidden = true;
+    $("setup").hidden = false;
+    const p = prefill || {};
+    $("name-0").value = (p.names && p.names[0]) || $("name-0").value || "";
+    $("name-1").value = (p.names && p.names[1]) || $("name-1").value || "";
+    const preset = p.preset && presets[p.preset] ? p.preset : "classic";
+    $("preset").value = preset;
+    extraOverrides = {};
+    const values = Object.assign({}, presets[preset]);
+    for (const [k, v] of Object.entries(p.overrides || {})) {
+      if (RULE_FIELDS.some(([n]) => n === k)) values[k] = v;
+      else extraOverrides[k] = v;
+    }
+    fillRules(values);
+    if (p.overrides && Object.keys(p.overrides).length) $("rule-details").open = true;
+    $("cancel-setup").hidden = !sheet;
+    renderRecent();
+    $("name-0").focus();
+  }
+
+  function renderRecent() {
+    const recent = getRecent().filter((r) => !sheet || r.id !== sheet.id);
+    $("recent").hidden = recent.length === 0;
+    $("recent-list").replaceChildren(
+      ...recent.map((r) =>
+        el("li", {},
+          el("button", {
+            type: "button", class: "link", text: `${r.names[0]} v ${r.names[1]}`,
+            onclick: () => open(r.id),
+          }),
+          ` (${r.preset}, ${new Date(r.created * 1000).toLocaleDateString()}${r.over ? ", finished" : ""})`,
+        ),
+      ),
+    );
+  }
+
+  async function createSheet(names, rules) {
+    const s = await api("POST", "/sheets", { names, rules });
+    setCurrent(s.id);
+    show(s);
+  }
+
+  async function onSetupSubmit(event) {
+    event.preventDefault();
+    clearError();
+    const preset = $("preset").value;
+    const base = presets[preset];
+    const values = ruleValues();
+    const overrides = Object.assign({}, extraOverrides);
+    for (const [name] of RULE_FIELDS) {
+      if (values[name] === null) continue;
+      if (values[name] !== base[name]) overrides[name] = values[name];
+    }
+    const names = [$("name-0").value.trim() || "Player 1", $("name-1").value.trim() || "Player 2"];
+    try {
+      await createSheet(names, { preset, overrides });
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // The game
+
+  async function open(id) {
+    clearError();
+    try {
+      const s = await api("GET", "/sheets/" + encodeURIComponent(id));
+      setCurrent(s.id);
+      show(s);
+    } catch (e) {
+      if (e.status === 404) {
+        forget(id);
+        sheet = null;
+        showSetup();
+        showError("That game is no longer on the server; start a new one.");
+      } else {
+        showError(e.message);
+      }
+    }
+  }
+
+  function rulesQuery(s, withNames) {
+    const q = new URLSearchParams();
+    q.set("preset", s.rules.preset);
+    for (const [k, v] of Object.entries(s.rules.overrides)) q.set(k, String(v));
+    if (withNames) q.set("names", s.names.join(","));
+    return q.toString();
+  }
+
+  function show(s) {
+    sheet = s;
+    remember(s);
+    $("loading").hidden = true;
+    $("setup").hidden = true;
+    $("game").hidden = false;
+    $("game-title").textContent = `${s.names[0]} v ${s.names[1]}`;
+    const changed = Object.keys(s.rules.overrides).length ? " (changed)" : "";
+    // Only the lines that matter for scoring; dealing and the dead-hand count are on the rule sheet.
+    const lines = s.rules_summary.slice(1).filter((t) => !/^(First dealer|Dead hand)/.test(t));
+    $("rules-line").textContent = `Rules: ${s.rules.preset}${changed}. ` + lines.join(" ");
+    $("rule-sheet-link").href = "/rules?" + rulesQuery(s, false);
+    $("score-sheet-link").href = "/scoresheet?" + rulesQuery(s, true);
+    $("share-link").value = `${location.origin}/scorekeeper?sheet=${encodeURIComponent(s.id)}`;
+    for (const span of document.querySelectorAll(".pname")) span.textContent = s.names[Number(span.dataset.seat)];
+    $("big-gin-choice").hidden = !s.big_gin;
+    $("upcard-row").hidden = !(s.oklahoma && s.upcard);
+    renderStanding(s);
+    renderTable(s);
+    renderFinal(s);
+    $("hand-form").hidden = s.over && editing === null;
+    if (editing === null) resetHandForm();
+    if (history.replaceState && location.search) history.replaceState(null, "", "/scorekeeper");
+  }
+
+  function renderStanding(s) {
+    const box = $("standing");
+    box.replaceChildren();
+    if (s.over) return;
+    for (let g = 0; g < s.games; g++) {
+      const label = s.hollywood ? `Game ${g + 1}` : "Score";
+      const open = s.game_open[g];
+      const item = el("div", { class: "stand" + (open ? "" : " closed") }, el("span", { class: "label", text: label }));
+      for (let p = 0; p < 2; p++) {
+        item.append(el("span", { class: "who" }, el("span", { text: s.names[p] + " " }),
+          el("strong", { class: "score", id: `score-${g}-${p}`, text: String(s.scores[g][p]) })));
+      }
+      item.append(el("span", { class: "muted", text: open ? `to ${s.target}` : "closed" }));
+      box.append(item);
+    }
+  }
+
+  function handLabel(h, names) {
+    const e = h.entry;
+    if (h.kind === "dead") return "Dead hand";
+    const k = e.knocker;
+    const other = names[0] === k ? names[1] : names[0];
+    const dw = e.deadwood || {};
+    const up = e.upcard ? ` (upcard ${e.upcard})` : "";
+    if (h.kind === "gin") return `${k}: gin, ${other} ${dw[other]}${up}`;
+    if (h.kind === "big_gin") return `${k}: big gin, ${other} ${dw[other]}${up}`;
+    if (h.kind === "undercut") return `${other} undercut ${k}: ${dw[k]} v ${dw[other]}${up}`;
+    return `${k} knocked: ${dw[k]} v ${dw[other]}${up}`;
+  }
+
+  function boxes(h) {
+    const n = h.winner === null ? 0 : 1 + h.extra_boxes;
+    return el("span", { class: "boxes", "aria-label": `${n} box${n === 1 ? "" : "es"}`, text: "▪".repeat(n) });
+  }
+
+  function renderTable(s) {
+    const head = $("sheet-head");
+    const body = $("sheet-body");
+    const foot = $("sheet-foot");
+    head.replaceChildren();
+    body.replaceChildren();
+    foot.replaceChildren();
+    const final = s.final;
+    if (s.hollywood) {
+      const r1 = el("tr", {}, el("th", { rowspan: 2, scope: "col", text: "Hand" }), el("th", { rowspan: 2, scope: "col", text: "What happened" }));
+      const r2 = el("tr");
+      for (let g = 0; g < 3; g++) {
+        const closedBy = s.hands.find((h) => h.closed.includes(g));
+        const note = closedBy ? ` (won by ${s.names[closedBy.winner]})` : "";
+        r1.append(el("th", { colspan: 2, scope: "colgroup", class: "game", text: `Game ${g + 1}${note}` }));
+        for (let p = 0; p < 2; p++) r2.append(el("th", { scope: "col", class: p === 0 ? "game" : null, text: s.names[p] }));
+      }
+      r1.append(el("th", { rowspan: 2, scope: "col" }, el("span", { class: "visually-hidden", text: "Correct or delete" })));
+      head.append(r1, r2);
+      const closedAt = [null, null, null];
+      for (const h of s.hands) {
+        const tr = el("tr", { id: `hand-${h.number}` }, el("td", { class: "num", text: String(h.number) }),
+          el("td", { class: "what", title: h.explain, text: handLabel(h, s.names) }));
+        for (let g = 0; g < 3; g++) {
+          for (let p = 0; p < 2; p++) {
+            const td = el("td", { class: "pts" + (p === 0 ? " game" : "") });
+            if (closedAt[g] !== null) {
+              td.classList.add("closed");
+            } else if (h.written.includes(g) && h.winner === p) {
+              td.append(el("span", { class: "add", text: `+${h.points} ` }), el("strong", { text: String(h.totals[g][p]) }));
+            } else if (h.written.includes(g) || h.kind === "dead") {
+              td.append(el("span", { class: "muted", text: String(h.totals[g][p]) }));
+            }
+            tr.append(td);
+          }
+          if (h.closed.includes(g)) closedAt[g] = h.number;
+        }
+        tr.append(rowTools(h));
+        body.append(tr);
+      }
+      if (final) {
+        const rows = [
+          ["Game bonus", (g, p) => final.games[g].game_bonus[p]],
+          ["Shutout", (g, p) => final.games[g].shutout_bonus[p]],
+          ["Box bonus", (g, p) => final.games[g].box_bonus[p]],
+          ["Game total", (g, p) => final.games[g].totals[p]],
+        ];
+        for (const [label, fn] of rows) {
+          if (label === "Shutout" && !final.shutout) continue;
+          const tr = el("tr", {}, el("th", { scope: "row", colspan: 2, text: label }));
+          for (let g = 0; g < 3; g++) for (let p = 0; p < 2; p++) tr.append(el("td", { class: "pts" + (p === 0 ? " game" : ""), text: String(fn(g, p)) }));
+          tr.append(el("td"));
+          foot.append(tr);
+        }
+        const tr = el("tr", { class: "grand" }, el("th", { scope: "row", colspan: 2, text: "Three games added" }));
+        for (let p = 0; p < 2; p++) tr.append(el("td", { colspan: 3, class: "pts game", id: `final-total-${p}`, text: `${s.names[p]} ${final.totals[p]}` }));
+        tr.append(el("td"));
+        foot.append(tr);
+      } else {
+        foot.append(boxRow(s, 8));
+      }
+      return;
+    }
+    // One game: points and running total per player.
+    const r1 = el("tr", {}, el("th", { rowspan: 2, scope: "col", text: "Hand" }), el("th", { rowspan: 2, scope: "col", text: "What happened" }));
+    const r2 = el("tr");
+    for (let p = 0; p < 2; p++) {
+      r1.append(el("th", { colspan: 2, scope: "colgroup", class: "game", text: s.names[p] }));
+      r2.append(el("th", { scope: "col", class: "game", text: "Points" }), el("th", { scope: "col", text: "Total" }));
+    }
+    r1.append(el("th", { rowspan: 2, scope: "col" }, el("span", { class: "visually-hidden", text: "Correct or delete" })));
+    head.append(r1, r2);
+    for (const h of s.hands) {
+      const tr = el("tr", { id: `hand-${h.number}` }, el("td", { class: "num", text: String(h.number) }),
+        el("td", { class: "what", title: h.explain, text: handLabel(h, s.names) }));
+      for (let p = 0; p < 2; p++) {
+        const pts = el("td", { class: "pts game" });
+        if (h.winner === p) pts.append(el("strong", { text: String(h.points) }), " ", boxes(h));
+        else if (h.kind === "dead") pts.append(el("span", { class: "muted", text: "–" }));
+        tr.append(pts, el("td", { class: "pts total", text: String(h.totals[0][p]) }));
+      }
+      tr.append(rowTools(h));
+      body.append(tr);
+    }
+    if (final) {
+      const rows = [
+        ["Hand points", final.points],
+        ["Game bonus", final.game_bonus],
+        [final.shutout ? "Shutout" : null, final.shutout_bonus],
+        [`Box bonus (${final.hands_won.join(" and ")} hands won)`, final.box_bonus],
+      ];
+      for (const [label, values] of rows) {
+        if (!label) continue;
+        const tr = el("tr", {}, el("th", { scope: "row", colspan: 2, text: label }));
+        for (let p = 0; p < 2; p++) tr.append(el("td", { class: "pts game", colspan: 2, text: String(values[p]) }));
+        tr.append(el("td"));
+        foot.append(tr);
+      }
+      const tr = el("tr", { class: "grand" }, el("th", { scope: "row", colspan: 2, text: "Final total" }));
+      for (let p = 0; p < 2; p++) tr.append(el("td", { class: "pts game", colspan: 2, id: `final-total-${p}`, text: String(final.totals[p]) }));
+      tr.append(el("td"));
+      foot.append(tr);
+    } else {
+      foot.append(boxRow(s, 6));
+    }
+  }
+
+  function boxRow(s, width) {
+    const text = s.names.map((n, p) => `${n} ${s.hands_won[p]}`).join(", ");
+    return el("tr", {}, el("th", { scope: "row", colspan: 2, text: "Hands won (boxes)" }),
+      el("td", { colspan: width - 2, class: "muted", text: s.hands.length ? text : "No hands yet." }), el("td"));
+  }
+
+  function rowTools(h) {
+    return el("td", { class: "tools" },
+      el("button", { type: "button", class: "small secondary", "aria-label": `Correct hand ${h.number}`, text: "Correct", onclick: () => startEdit(h) }),
+      el("button", { type: "button", class: "small secondary", "aria-label": `Delete hand ${h.number}`, text: "Delete", onclick: () => deleteHand(h) }),
+    );
+  }
+
+  function renderFinal(s) {
+    $("final").hidden = !s.over;
+    if (!s.over) return;
+    const f = s.final;
+    const lines = f.explain.slice();
+    const last = lines.pop();
+    $("final-result").replaceChildren(el("strong", { text: last }));
+    const margin = el("p", { class: "margin" }, "Winning margin: ", el("strong", { id: "margin", text: String(f.margin) }));
+    $("final-result").append(margin);
+    $("final-lines").replaceChildren(...lines.map((t) => el("li", { text: t })));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Entering a hand
+
+  function kind() {
+    return document.querySelector('input[name="kind"]:checked').value;
+  }
+  function knocker() {
+    const c = document.querySelector('input[name="knocker"]:checked');
+    return c ? Number(c.value) : null;
+  }
+
+  function syncHandForm() {
+    const k = kind();
+    const who = knocker();
+    const dead = k === "dead";
+    const gin = k === "gin" || k === "big_gin";
+    $("knocker-row").hidden = dead;
+    $("counts-row").hidden = dead;
+    $("knocker-label").textContent = gin ? (k === "gin" ? "Who went gin" : "Who went big gin") : "Who knocked";
+    for (let p = 0; p < 2; p++) {
+      const input = $("dw-" + p);
+      const isKnocker = who === p;
+      const off = gin && isKnocker;
+      input.disabled = off;
+      $("dw-label-" + p).classList.toggle("off", off);
+      if (off) input.value = "";
+      let hint = "";
+      if (who !== null) {
+        if (isKnocker) hint = gin ? "(none: gin)" : "(the knocker)";
+        else hint = gin ? "(everything outside melds, no layoffs)" : "(after laying off)";
+      }
+      $("dw-hint-" + p).textContent = hint;
+    }
+  }
+
+  function resetHandForm() {
+    editing = null;
+    $("kind-knock").checked = true;
+    for (const r of document.querySelectorAll('input[name="knocker"]')) r.checked = false;
+    $("dw-0").value = "";
+    $("dw-1").value = "";
+    $("upcard-rank").value = "";
+    $("upcard-suit").value = "s";
+    $("cancel-edit").hidden = true;
+    $("score-hand").textContent = "Score hand";
+    $("hand-legend").textContent = sheet ? `Hand ${sheet.hands.length + 1}` : "Hand 1";
+    $("hand-form").classList.remove("editing");
+    for (const tr of document.querySelectorAll("#sheet-body tr.editing")) tr.classList.remove("editing");
+    syncHandForm();
+  }
+
+  function startEdit(h) {
+    clearError();
+    editing = h.number;
+    $("hand-form").hidden = false;
+    $("hand-form").classList.add("editing");
+    $("hand-legend").textContent = `Correct hand ${h.number}`;
+    $("score-hand").textContent = `Save hand ${h.number}`;
+    $("cancel-edit").hidden = false;
+    const e = h.entry;
+    const kindValue = e.dead ? "dead" : e.big_gin ? "big_gin" : e.gin ? "gin" : "knock";
+    $("kind-" + kindValue).checked = true;
+    for (const r of document.querySelectorAll('input[name="knocker"]')) r.checked = false;
+    if (!e.dead) {
+      const seat = sheet.names.indexOf(e.knocker);
+      $("knocker-" + seat).checked = true;
+      for (let p = 0; p < 2; p++) {
+        const v = (e.deadwood || {})[sheet.names[p]];
+        $("dw-" + p).value = v === undefined ? "" : String(v);
+      }
+    }
+    if (e.upcard) {
+      $("upcard-rank").value = e.upcard.slice(0, -1).toUpperCase();
+      $("upcard-suit").value = e.upcard.slice(-1).toLowerCase();
+    }
+    syncHandForm();
+    for (const tr of document.querySelectorAll("#sheet-body tr.editing")) tr.classList.remove("editing");
+    const row = $(`hand-${h.number}`);
+    if (row) row.classList.add("editing");
+    $("hand-form").scrollIntoView({ block: "nearest" });
+    $("kind-" + kindValue).focus();
+  }
+
+  function entryFromForm() {
+    const k = kind();
+    if (k === "dead") return { dead: true };
+    const who = knocker();
+    if (who === null) throw new Error(k === "knock" ? "Say who knocked." : "Say who went gin.");
+    const entry = { knocker: sheet.names[who], deadwood: {} };
+    if (k === "gin") entry.gin = true;
+    if (k === "big_gin") entry.big_gin = true;
+    for (let p = 0; p < 2; p++) {
+      const input = $("dw-" + p);
+      if (input.disabled) continue;
+      const raw = input.value.trim();
+      if (raw === "") {
+        input.focus();
+        throw new Error(`Enter ${sheet.names[p]}'s deadwood.`);
+      }
+      entry.deadwood[sheet.names[p]] = /^\d+$/.test(raw) ? Number(raw) : raw;
+    }
+    if (!$("upcard-row").hidden && $("upcard-rank").value) entry.upcard = $("upcard-rank").value + $("upcard-suit").value;
+    return entry;
+  }
+
+  async function onHandSubmit(event) {
+    event.preventDefault();
+    clearError();
+    let entry;
+    try {
+      entry = entryFromForm();
+    } catch (e) {
+      showError(e.message);
+      return;
+    }
+    const number = editing;
+    try {
+      const s = number === null
+        ? await api("POST", `/sheets/${encodeURIComponent(sheet.id)}/hands`, entry)
+        : await api("PUT", `/sheets/${encodeURIComponent(sheet.id)}/hands/${number}`, entry);
+      editing = null;
+      show(s);
+      const h = s.hands[(number || s.hands.length) - 1];
+      $("last-hand").textContent = (number ? `Hand ${number} corrected. ` : `Hand ${h.number}: `) + h.explain;
+      if (s.over) $("final").scrollIntoView({ block: "nearest" });
+      if (!$("hand-form").hidden) $("kind-knock").focus();
+      else $("rematch").focus();
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  async function deleteHand(h) {
+    if (!window.confirm(`Delete hand ${h.number} (${handLabel(h, sheet.names)})? Later hands move up.`)) return;
+    clearError();
+    try {
+      const s = await api("DELETE", `/sheets/${encodeURIComponent(sheet.id)}/hands/${h.number}`);
+      editing = null;
+      show(s);
+      $("last-hand").textContent = `Hand ${h.number} deleted.`;
+      $("kind-knock").focus();
+    } catch (e) {
+      showError(e.message);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Start
+
+  function prefillFromAddress(params) {
+    // /scorekeeper?preset=online&knock_limit=7 (from the rule sheet) opens a new game with those rules.
+    if (!params.has("preset")) return null;
+    const overrides = {};
+    for (const [k, v] of params.entries()) {
+      if (k === "preset" || k === "sheet" || k === "names" || k === "hands") continue;
+      if (v === "true" || v === "false") overrides[k] = v === "true";
+      else if (/^\d+$/.test(v)) overrides[k] = Number(v);
+      else overrides[k] = v;
+    }
+    const names = params.get("names") ? params.get("names").split(",") : null;
+    return { preset: params.get("preset"), overrides, names };
+  }
+
+  async function start() {
+    $("setup-form").addEventListener("submit", onSetupSubmit);
+    $("hand-form").addEventListener("submit", onHandSubmit);
+    for (const r of document.querySelectorAll('input[name="kind"], input[name="knocker"]')) r.addEventListener("change", syncHandForm);
+    $("cancel-edit").addEventListener("click", () => { resetHandForm(); show(sheet); clearError(); });
+    $("cancel-setup").addEventListener("click", () => { if (sheet) show(sheet); });
+    $("new-game").addEventListener("click", () => showSetup({ names: sheet.names, preset: sheet.rules.preset, overrides: sheet.rules.overrides }));
+    $("rematch").addEventListener("click", async () => {
+      try { await createSheet(sheet.names, sheet.rules); $("last-hand").textContent = "New game started."; } catch (e) { showError(e.message); }
+    });
+    $("delete-game").addEventListener("click", async () => {
+      if (!window.confirm("Delete this game from the server? This cannot be undone.")) return;
+      try {
+        await api("DELETE", "/sheets/" + encodeURIComponent(sheet.id));
+        forget(sheet.id);
+        sheet = null;
+        showSetup();
+      } catch (e) { showError(e.message); }
+    });
+    document.addEventListener("keydown", (e) => {
+      if (e.key === "Escape" && editing !== null) { resetHandForm(); show(sheet); }
+    });
+    $("share-link").addEventListener("focus", (e) => e.target.select());
+
+    try {
+      presets = (await api("GET", "/presets")).presets;
+    } catch (e) {
+      $("loading").hidden = true;
+      showError(e.message);
+      return;
+    }
+    buildSetup();
+    const params = new URLSearchParams(location.search);
+    const prefill = prefillFromAddress(params);
+    const id = params.get("sheet") || getCurrent();
+    if (prefill) {
+      if (id) {
+        try { sheet = await api("GET", "/sheets/" + encodeURIComponent(id)); } catch (e) { sheet = null; }
+      }
+      $("loading").hidden = true;
+      showSetup(prefill);
+      return;
+    }
+    if (id) {
+      await open(id);
+      $("loading").hidden = true;
+      return;
+    }
+    $("loading").hidden = true;
+    showSetup();
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+})();
