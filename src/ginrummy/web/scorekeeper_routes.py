@@ -131,7 +131,7 @@ def normalize_entry(entry: Any, names: Sequence[str], rules: Rules) -> dict[str,
     is the strict form, so an exported sheet can be fed to ``ginrummy score`` unchanged.
 
     >>> normalize_entry({"knocker": "sam", "gin": True, "deadwood": {"you": "14"}}, ("You", "Sam"), Rules())
-    {'knocker': 'Sam', 'deadwood': {'You': 14, 'Sam': 0}, 'gin': True}
+    {'knocker': 'Sam', 'gin': True, 'deadwood': {'You': 14, 'Sam': 0}}
     """
     if not isinstance(entry, Mapping):
         raise EntryError('a hand must be an object such as {"knocker": "You", "deadwood": {"You": 3, "Sam": 25}}')

@@ -1,0 +1,121 @@
+"""Printable sheets: the rule sheet and the blank score sheet carry the figures of the chosen rules."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("fastapi")
+
+from fastapi import FastAPI  # noqa: E402
+from fastapi.testclient import TestClient  # noqa: E402
+
+from ginrummy.web import sheets  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    app = FastAPI()
+    app.include_router(sheets.router)
+    return TestClient(app)
+
+
+def text_of(html: str) -> str:
+    """Visible text, roughly: tags out, entities for quotes back, whitespace squeezed."""
+    body = re.sub(r"<(style|script)[^>]*>.*?</\1>", " ", html, flags=re.S)
+    body = re.sub(r"<[^>]+>", " ", body).replace("&#x27;", "'").replace("&quot;", '"').replace("&amp;", "&")
+    return " ".join(body.split())
+
+
+def test_classic_rule_sheet_has_the_classic_figures(client: TestClient) -> None:
+    r = client.get("/rules")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    t = text_of(r.text)
+    assert "Gin Rummy rules: classic" in t
+    assert "The difference + 10" in t
+    assert "20 + the other player's deadwood" in t
+    assert "Game bonus 200 instead of 100" in t
+    assert "20 for each hand won" in t
+    assert "You knock with 8, Sam has 6: an undercut Sam 2 + 10 = 12" in t
+    assert "the higher card deals" in t
+    assert "@media print" in r.text  # print stylesheet inlined
+    for link in ('href="/"', 'href="/scorekeeper"', 'href="/history"', 'href="/rules"'):
+        assert link in r.text
+
+
+def test_rule_sheet_follows_preset_and_overrides(client: TestClient) -> None:
+    t = text_of(client.get("/rules?preset=online&knock_limit=7&big_gin=yes&next_dealer=loser").text)
+    assert "Gin Rummy rules: online (changed)" in t
+    assert "changed: big_gin = true, knock_limit = 7, next_dealer = loser" in t
+    assert "deadwood is 7 or less" in t
+    assert "The difference + 25" in t and "31 + the other player's deadwood" in t
+    assert "25 for each hand won" in t
+    assert "the loser of each hand deals the next" in t
+
+
+def test_rule_sheet_variants_in_words(client: TestClient) -> None:
+    q = ("oklahoma=true&oklahoma_ace_gin_only=true&oklahoma_spade_double=true&oklahoma_extra_boxes=true"
+         "&hollywood=true&last_chance=true&throw_back=true&upcard=false&shutout=double_total&target=150")
+    t = text_of(client.get("/rules?" + q).text)
+    assert "value of the first upcard is the knock limit" in t
+    assert "An ace upcard means gin only" in t
+    assert "A spade upcard doubles that hand's score" in t
+    assert "Extra boxes" in t
+    assert "Hollywood scoring: keep three games at once" in t
+    assert "Last chance" in t and "Throw-back allowed" in t
+    assert "No upcard: the non-dealer gets 11 cards" in t
+    assert "whole score doubled" in t
+    assert "reaches 150" in t
+
+
+def test_app_preset_has_no_game_bonus(client: TestClient) -> None:
+    t = text_of(client.get("/rules?preset=app").text)
+    assert "No game, box or shutout bonus" in t and "Big gin" in t
+
+
+def test_bad_rules_answer_400_naming_the_rule(client: TestClient) -> None:
+    r = client.get("/rules?knock_limt=7")
+    assert r.status_code == 400
+    assert "unknown rule 'knock_limt' (did you mean 'knock_limit'?)" in text_of(r.text)
+    r = client.get("/rules?big_gin=perhaps")
+    assert r.status_code == 400 and "big_gin must be true or false" in text_of(r.text)
+    r = client.get("/scoresheet?preset=nope")
+    assert r.status_code == 400 and "unknown rule preset 'nope'" in text_of(r.text)
+    r = client.get("/scoresheet?hands=500")
+    assert r.status_code == 400 and "hands must be a whole number from 1 to 30" in text_of(r.text)
+
+
+def test_score_sheet_columns_per_player(client: TestClient) -> None:
+    r = client.get("/scoresheet?names=You,Sam&hands=12")
+    assert r.status_code == 200
+    t = text_of(r.text)
+    assert "Gin Rummy score sheet: classic" in t
+    assert "You" in t and "Sam" in t and "Points Total Box" in t
+    assert r.text.count('<td class="box">') == 12 * 2
+    assert "Boxes x 20" in t and "Game bonus" in t and "Final total" in t and "Margin" in t
+    assert "gin: 20 + deadwood" in t and "(200 for a shutout)" in t
+    assert "@media print" in r.text
+
+
+def test_hollywood_score_sheet_has_three_games(client: TestClient) -> None:
+    r = client.get("/scoresheet?hollywood=true&names=Ann,Bob&hands=10")
+    t = text_of(r.text)
+    assert "Hollywood score sheet" in t
+    assert "Game 1" in t and "Game 2" in t and "Game 3" in t
+    assert t.count("Ann") >= 3 and t.count("Bob") >= 3
+    assert "3 games added" in t
+
+
+def test_names_are_escaped(client: TestClient) -> None:
+    r = client.get("/scoresheet?names=<b>x</b>,Sam")
+    assert "<b>x</b>" not in r.text and "&lt;b&gt;x&lt;/b&gt;" in r.text
+
+
+def test_query_round_trip() -> None:
+    from ginrummy.rules import Rules
+
+    rules = Rules.preset("online", knock_limit=8, hollywood=True)
+    from urllib.parse import parse_qsl
+
+    assert sheets.rules_from_query(parse_qsl(sheets.query_of(rules))) == rules
