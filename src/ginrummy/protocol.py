@@ -1,0 +1,714 @@
+"""``ginrummy engine``: our computer players behind a line-based JSON protocol, like UCI for chess.
+
+Why a process protocol: a GUI, a tournament manager or a program written in another language can
+use our players without linking Python. The *host* referees the hand and tells the engine only what
+its seat may see; the engine answers ``go`` with an action in text notation. The specification is
+``docs/protocol.md``; this module is its reference implementation.
+
+How the engine knows the seat's position without ever holding hidden information: it runs a
+*shadow* :class:`~ginrummy.hand.Hand` of the core engine. The seat's own cards, the discard pile,
+every face-up action and all turn state are exact; the cards the seat cannot see (the opponent's
+hidden cards, the stock, a face-down knock discard) are *placeholders*: unseen cards placed anywhere
+consistent with what the seat knows. Unseen cards are interchangeable from the seat's point of
+view, so when the host reveals one (the seat draws it, the opponent discards or melds it) the
+shadow swaps it into place first. Every event is then played through ``Hand.apply`` on a copy, so
+the core's rules check both players' actions, and a message that contradicts the seat's knowledge
+is refused with the state unchanged. The player is given ``observe(shadow, seat)``, which hides the
+placeholders exactly as it hides the real cards of a real hand: the view equals the one a real
+hand would give (the tests check this on thousands of positions), and ``view.legal`` comes from
+``Hand.legal_actions()``, the single source of truth.
+
+One case needs more than a swap: the opponent's knock. Its discard is face down and its remaining
+cards are shown only as it lays them out, so the knock cannot be checked when it is announced. The
+engine keeps the state from just before the knock, shows a provisional layout meanwhile, and when
+the knocker's ``done`` arrives (with its deadwood cards, which are laid face up) it rebuilds the
+knock with the knocker's real ten cards and checks the knock, every meld and ``done`` by the rules.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import IO, Any
+
+from .actions import BIG_GIN, DONE, Action, Kind
+from .cards import Card, card_str, cards_of, mask_of, parse_card
+from .errors import GinRummyError, IllegalActionError
+from .hand import Hand, Phase
+from .observation import SeatView, observe
+from .players import PLAYERS, get_player
+from .players.base import Player
+from .rules import Rules
+from .scoring import HandResult
+
+PROTOCOL_VERSION = 1
+ENGINE_NAME = "ginrummy"
+DEFAULT_PLAYER = "expert"
+
+Message = dict[str, Any]
+
+
+class ProtocolError(Exception):
+    """A message the engine refuses: it is answered with an ``error`` line and changes nothing."""
+
+    def __init__(self, message: str, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+# --------------------------------------------------------------------------- field readers
+
+
+def _seat_field(msg: Message, key: str) -> int:
+    value = msg.get(key)
+    if type(value) is not int or value not in (0, 1):
+        raise ProtocolError(f"'{key}' must be 0 or 1, not {json.dumps(value)}")
+    return int(value)
+
+
+def _card_field(value: Any, what: str) -> Card:
+    if not isinstance(value, str):
+        raise ProtocolError(f"{what} must be a card string such as \"7h\", not {json.dumps(value)}")
+    return parse_card(value)
+
+
+def _cards_field(value: Any, what: str) -> int:
+    """A JSON list of distinct card strings, as a mask."""
+    if not isinstance(value, list):
+        raise ProtocolError(f"{what} must be a list of card strings such as [\"As\", \"7h\"]")
+    cards = [_card_field(v, f"each card of {what}") for v in value]
+    mask = mask_of(cards)
+    if mask.bit_count() != len(cards):
+        raise ProtocolError(f"{what} holds a card twice")
+    return mask
+
+
+def _names(mask: int) -> str:
+    return " ".join(card_str(c) for c in cards_of(mask)) or "nothing"
+
+
+# --------------------------------------------------------------------------- the shadow hand
+
+
+def _known_to(h: Hand, seat: int) -> int:
+    """Cards whose place ``seat`` knows: its hand, the pile, its knock discard, and the
+    opponent's cards it has seen (taken from the pile, laid out after a knock)."""
+    opp = 1 - seat
+    known = h.hands[seat] | mask_of(h.pile) | _opp_public(h, opp)
+    if h.knocker == seat and h.knock_discard is not None:
+        known |= 1 << h.knock_discard
+    return known
+
+
+def _opp_public(h: Hand, opp: int) -> int:
+    """The opponent's cards that are face up to the seat: taken from the pile and still held,
+    laid in melds, laid off."""
+    public = h.shown[opp] & h.hands[opp]
+    if h.knocker == opp and h.phase is not Phase.LAYOUT:
+        # The knocker's layout is done: its melds and deadwood lie face up.
+        return h.hands[opp]
+    if h.knocker is not None and opp != h.knocker and h.phase in (Phase.LAYOFF, Phase.OVER):
+        # The defender's own layout is done: its melds and deadwood lie face up.
+        return h.hands[opp]
+    if h.knocker is not None:
+        melds = h.knocker_melds if opp == h.knocker else h.defender_melds
+        for m in melds:
+            public |= m
+        if opp != h.knocker:
+            for c, _ in h.layoffs:
+                public |= 1 << c
+    return public & h.hands[opp]
+
+
+def _where(h: Hand, seat: int, card: Card) -> str:
+    """Why the seat knows ``card`` is not free, for error messages."""
+    name = card_str(card)
+    if h.hands[seat] >> card & 1:
+        return f"{name} is in your hand"
+    if card in h.pile:
+        return f"{name} is on the discard pile"
+    if h.knocker == seat and h.knock_discard == card:
+        return f"{name} is your face-down knock discard"
+    if _opp_public(h, 1 - seat) >> card & 1:
+        return f"{name} is already face up in the opponent's hand"
+    return f"{name} is not an unseen card"
+
+
+def _hold(h: Hand, seat: int, cards: int, keep: int = 0) -> None:
+    """Make the shadow opponent hold ``cards`` by swapping placeholders with the stock.
+
+    A card the seat has never seen may be anywhere unseen; one it has seen must already be in the
+    opponent's hand. ``keep`` are opponent cards that must not be swapped out.
+    """
+    opp = 1 - seat
+    missing = cards & ~h.hands[opp]
+    if not missing:
+        return
+    free = h.hands[opp] & ~_opp_public(h, opp) & ~cards & ~keep
+    for c in cards_of(missing):
+        if c not in h.stock:
+            raise ProtocolError(f"the opponent cannot hold {card_str(c)}: {_where(h, seat, c)}", rule="cards")
+        if not free:
+            raise ProtocolError(
+                f"the opponent cannot hold {_names(cards)}: it has only {h.hands[opp].bit_count()} cards "
+                f"and {_names(_opp_public(h, opp))} of them are known",
+                rule="cards",
+            )
+        u = free & -free
+        free ^= u
+        out = u.bit_length() - 1
+        h.hands[opp] ^= u | 1 << c
+        h.stock[h.stock.index(c)] = out
+
+
+def _put_on_stock_top(h: Hand, seat: int, card: Card) -> None:
+    """Make ``card`` the top of the shadow stock before the seat draws it."""
+    if not h.stock:
+        raise ProtocolError("the stock is empty", rule="draw")
+    if card in h.stock:
+        i = h.stock.index(card)
+        h.stock[i], h.stock[-1] = h.stock[-1], card
+        return
+    opp = 1 - seat
+    if h.hands[opp] >> card & 1 and not _opp_public(h, opp) >> card & 1:
+        top = h.stock[-1]
+        h.hands[opp] ^= 1 << card | 1 << top
+        h.stock[-1] = card
+        return
+    raise ProtocolError(f"you cannot draw {card_str(card)} from the stock: {_where(h, seat, card)}", rule="draw")
+
+
+def _shadow_deal(rules: Rules, seat: int, dealer: int, own: int, upcard: Card | None) -> Hand:
+    """A dealt shadow hand: the seat's cards where the deal put them, unseen cards elsewhere."""
+    non_dealer = 1 - dealer
+    own_slots = [i for i in range(20) if (i % 2 == 0) == (seat == non_dealer)]
+    if upcard is None and seat == non_dealer:
+        own_slots.append(20)
+    deck: list[Card | None] = [None] * 52
+    for slot, c in zip(own_slots, cards_of(own), strict=True):
+        deck[slot] = c
+    if upcard is not None:
+        deck[20] = upcard
+    unseen = iter(cards_of(((1 << 52) - 1) & ~own & ~(0 if upcard is None else 1 << upcard)))
+    full = [c if c is not None else next(unseen) for c in deck]
+    h = Hand(rules, dealer)
+    h.deal(full)
+    return h
+
+
+@dataclass
+class _PendingKnock:
+    """The opponent announced a knock (or big gin); its layout is checked at its ``done``."""
+
+    before: Hand
+    big_gin: bool
+    melds: list[int] = field(default_factory=list)
+
+
+@dataclass
+class _SeatHand:
+    """One hand as the engine's seat knows it."""
+
+    seat: int
+    shadow: Hand
+    scores: tuple[int, int]
+    pending: _PendingKnock | None = None
+    finished: bool = False
+
+    @property
+    def opp(self) -> int:
+        return 1 - self.seat
+
+    def view(self) -> SeatView:
+        return observe(self.shadow, self.seat, self.scores)
+
+
+def _provisional_layout(seat: int, pending: _PendingKnock) -> Hand:
+    """The shadow during the opponent's layout: the knock and melds so far, not yet checked.
+
+    A placeholder hand cannot pass the core's knock check, so this state is built with the core's
+    unchecked step; it only serves ``view`` until ``done`` replays everything with the checks.
+    """
+    h = pending.before.clone()
+    laid = 0
+    for m in pending.melds:
+        laid |= m
+    _hold(h, seat, laid)
+    opp = 1 - seat
+    if pending.big_gin:
+        h._do(BIG_GIN)
+    else:
+        spare = h.hands[opp] & ~laid & ~_opp_public(h, opp)
+        if not spare:
+            spare = h.hands[opp] & ~laid
+        h._do(Action.knock((spare & -spare).bit_length() - 1))
+    for m in pending.melds:
+        h._do(Action.lay_meld(m))
+    return h
+
+
+def _replay_knock(seat: int, pending: _PendingKnock, deadwood_cards: int) -> Hand:
+    """Check the opponent's knock once its ten (or eleven) cards are known, by the core's rules."""
+    opp = 1 - seat
+    before = pending.before
+    laid = 0
+    for m in pending.melds:
+        laid |= m
+    if laid & deadwood_cards:
+        raise ProtocolError(f"{_names(laid & deadwood_cards)} both laid in a meld and listed as deadwood")
+    kept = laid | deadwood_cards
+    size = 11 if pending.big_gin else 10
+    if kept.bit_count() != size:
+        raise ProtocolError(
+            f"the knocker's melds and deadwood hold {kept.bit_count()} cards; "
+            f"{'big gin lays out all 11' if pending.big_gin else 'a knocker keeps 10 after the face-down discard'}",
+            rule="knock",
+        )
+    h = before.clone()
+    known = h.shown[opp] & h.hands[opp]
+    left_out = known & ~kept
+    if left_out.bit_count() > (0 if pending.big_gin else 1):
+        raise ProtocolError(f"the knocker held {_names(left_out)}, which the layout leaves out", rule="knock")
+    _hold(h, seat, kept)
+    if pending.big_gin:
+        h.apply(BIG_GIN)
+    else:
+        # The face-down discard: a known card the layout left out, or else any unseen placeholder.
+        spare = left_out or h.hands[opp] & ~kept
+        if not spare:
+            raise ProtocolError("the knocker's hand has no card left to discard face down", rule="knock")
+        h.apply(Action.knock((spare & -spare).bit_length() - 1))
+    for m in pending.melds:
+        h.apply(Action.lay_meld(m))
+    h.apply(DONE)
+    return h
+
+
+# --------------------------------------------------------------------------- the engine
+
+
+@dataclass
+class Engine:
+    """The protocol's state machine: one instance per engine process.
+
+    ``handle_line`` takes one line from the host and returns the reply (or None for a blank
+    line); it never raises, so a host cannot crash the engine with any input.
+    """
+
+    player_name: str = DEFAULT_PLAYER
+    seed: int | None = None
+    rules: Rules = field(default_factory=Rules)
+    line: int = 0
+    quit: bool = False
+    player: Player | None = None
+    hand: _SeatHand | None = None
+    #: Extra player specs allowed in ``new_game`` (``module:Class`` given on the command line).
+    extra_players: tuple[str, ...] = ()
+    log: IO[str] | None = None
+
+    # -- lines ------------------------------------------------------------------------------
+
+    def handle_line(self, text: str) -> Message | None:
+        self.line += 1
+        if not text.strip():
+            return None
+        msg_id: Any = None
+        reply: Message
+        try:
+            try:
+                msg = json.loads(text)
+            except ValueError as e:
+                raise ProtocolError(f"not a JSON object: {e}") from None
+            except RecursionError:
+                raise ProtocolError("not a JSON object: nested too deeply") from None
+            if not isinstance(msg, dict):
+                raise ProtocolError("a message must be a JSON object such as {\"type\": \"hello\"}")
+            raw_id = msg.get("id")
+            if isinstance(raw_id, str) or (isinstance(raw_id, int) and not isinstance(raw_id, bool)):
+                msg_id = raw_id
+            kind = msg.get("type")
+            handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+            if handler is None:
+                raise ProtocolError(
+                    f"unknown message type {json.dumps(kind)}: expected one of {', '.join(_HANDLERS)}"
+                )
+            reply = handler(self, msg)
+        except ProtocolError as e:
+            reply = self._error(str(e), e.rule)
+        except IllegalActionError as e:
+            reply = self._error(str(e), e.rule or "illegal")
+        except GinRummyError as e:
+            reply = self._error(str(e), "")
+        except Exception as e:  # noqa: BLE001 - the engine must survive any input, even a bug
+            reply = self._error(f"internal error: {type(e).__name__}: {e}", "internal")
+        if msg_id is not None:
+            reply["id"] = msg_id
+        return reply
+
+    def _error(self, message: str, rule: str) -> Message:
+        out: Message = {"type": "error", "message": message, "line": self.line}
+        if rule:
+            out["rule"] = rule
+        return out
+
+    # -- messages ---------------------------------------------------------------------------
+
+    def on_hello(self, msg: Message) -> Message:
+        from . import __version__
+
+        return {
+            "type": "ready",
+            "name": ENGINE_NAME,
+            "version": __version__,
+            "protocol": PROTOCOL_VERSION,
+            "players": available_players() + [p for p in self.extra_players if p not in PLAYERS],
+            "player": self.player_name,
+        }
+
+    def on_ping(self, msg: Message) -> Message:
+        return {"type": "pong"}
+
+    def on_quit(self, msg: Message) -> Message:
+        self.quit = True
+        return {"type": "bye"}
+
+    def on_new_game(self, msg: Message) -> Message:
+        rules = Rules.from_json(msg.get("rules", "classic"))
+        name = msg.get("player", self.player_name)
+        if not isinstance(name, str):
+            raise ProtocolError("'player' must be a player name such as \"expert\"")
+        seed = msg.get("seed", self.seed)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise ProtocolError("'seed' must be a whole number or null")
+        player = self._load_player(name, seed)
+        self.rules, self.player, self.player_name, self.seed, self.hand = rules, player, name, seed, None
+        return {"type": "ok", "rules": rules.to_json(), "player": name}
+
+    def on_new_hand(self, msg: Message) -> Message:
+        seat = _seat_field(msg, "seat")
+        dealer = _seat_field(msg, "dealer")
+        own = _cards_field(msg.get("hand"), "'hand'")
+        rules = self.rules
+        size = 11 if (not rules.upcard and seat != dealer) else 10
+        if own.bit_count() != size:
+            raise ProtocolError(f"'hand' must hold {size} cards for this seat, not {own.bit_count()}")
+        raw_up = msg.get("upcard")
+        upcard: Card | None = None
+        if rules.upcard:
+            upcard = _card_field(raw_up, "'upcard'")
+            if own >> upcard & 1:
+                raise ProtocolError(f"the upcard {card_str(upcard)} is also in 'hand'")
+        elif raw_up is not None:
+            raise ProtocolError("these rules turn no upcard: send \"upcard\": null or leave it out")
+        scores = msg.get("scores", [0, 0])
+        if (
+            not isinstance(scores, list)
+            or len(scores) != 2
+            or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
+        ):
+            raise ProtocolError("'scores' must be a list of two whole numbers (the game score by seat)")
+        shadow = _shadow_deal(rules, seat, dealer, own, upcard)
+        player = self.player or self._load_player(self.player_name, self.seed)
+        player.new_hand(seat)
+        self.player = player
+        self.hand = _SeatHand(seat, shadow, (scores[0], scores[1]))
+        return {"type": "ok"}
+
+    def on_event(self, msg: Message) -> Message:
+        st = self._hand()
+        if st.finished:
+            raise ProtocolError("the hand is over: send new_hand to start the next one")
+        seat = _seat_field(msg, "seat")
+        text = msg.get("action")
+        if not isinstance(text, str):
+            raise ProtocolError("'action' must be an action in text notation such as \"stock\" or \"Kd\"")
+        words = " ".join(text.lower().split())
+        if st.pending is not None:
+            self._pending_event(st, st.pending, seat, words, text, msg)
+            return {"type": "ok"}
+        h = st.shadow
+        if h.phase is Phase.OVER:
+            raise ProtocolError("the hand is over: send hand_over, then new_hand")
+        if seat != h.current:
+            raise ProtocolError(f"it is seat {h.current}'s turn ({h.phase.value}), not seat {seat}'s", rule="turn")
+        if seat == st.opp:
+            self._opponent_event(st, words, text, msg)
+        else:
+            self._own_event(st, text, msg)
+        return {"type": "ok"}
+
+    def _own_event(self, st: _SeatHand, text: str, msg: Message) -> None:
+        action = Action.parse(text)
+        h = st.shadow.clone()
+        if action.kind is Kind.STOCK:
+            if "card" not in msg:
+                raise ProtocolError("your own stock draw must tell the card: {\"action\": \"stock\", \"card\": \"7h\"}")
+            if h.phase is Phase.DRAW:
+                _put_on_stock_top(h, st.seat, _card_field(msg["card"], "'card'"))
+        elif action.kind is Kind.PILE and "card" in msg:
+            self._check_top(h, msg["card"])
+        h.apply(action)
+        st.shadow = h
+
+    def _opponent_event(self, st: _SeatHand, words: str, text: str, msg: Message) -> None:
+        h = st.shadow.clone()
+        if words in ("knock", "gin", "big gin", "biggin"):
+            big = words in ("big gin", "biggin")
+            if h.phase is not Phase.DISCARD:
+                raise ProtocolError(f"the opponent cannot {words} now: it is the {h.phase.value} phase", rule="knock")
+            if big and not self.rules.big_gin:
+                raise ProtocolError("big gin is not played under these rules", rule="big_gin")
+            pending = _PendingKnock(h, big)
+            st.shadow, st.pending = _provisional_layout(st.seat, pending), pending
+            return
+        action = Action.parse(text)
+        if action.kind is Kind.KNOCK:
+            raise ProtocolError(
+                "the opponent's knock discard is face down: send {\"action\": \"knock\"} without the card",
+                rule="hidden",
+            )
+        if action.kind is Kind.STOCK and "card" in msg:
+            raise ProtocolError("the opponent's stock card is hidden: send {\"action\": \"stock\"} without a card",
+                                rule="hidden")
+        if action.kind is Kind.PILE and "card" in msg:
+            self._check_top(h, msg["card"])
+        if action.kind is Kind.DONE and h.phase is Phase.DEFENDER_LAYOUT:
+            self._reveal_defender(h, st.seat, msg)
+        if action.kind in (Kind.DISCARD, Kind.LAYOFF):
+            _hold(h, st.seat, 1 << action.card)
+        elif action.kind is Kind.MELD:
+            _hold(h, st.seat, action.meld)
+        h.apply(action)
+        st.shadow = h
+
+    def _pending_event(
+        self, st: _SeatHand, pending: _PendingKnock, seat: int, words: str, text: str, msg: Message
+    ) -> None:
+        if seat != st.opp:
+            raise ProtocolError(
+                "the opponent is laying out after its knock: expected its melds, then done",
+                rule="turn",
+            )
+        if words == "done":
+            if "deadwood" not in msg:
+                raise ProtocolError(
+                    "the knocker's done must list its deadwood cards (laid face up): "
+                    "{\"action\": \"done\", \"deadwood\": [\"5c\"]}",
+                    rule="layout",
+                )
+            dead = _cards_field(msg["deadwood"], "'deadwood'")
+            st.shadow = _replay_knock(st.seat, pending, dead)
+            st.pending = None
+            return
+        action = Action.parse(text)
+        if action.kind is not Kind.MELD:
+            raise ProtocolError(
+                f"{text!r} is not allowed now: the opponent lays out melds after its knock, then done",
+                rule="layout",
+            )
+        laid = 0
+        for m in pending.melds:
+            laid |= m
+        if laid & action.meld:
+            raise ProtocolError(f"{_names(laid & action.meld)} already laid in another meld", rule="meld")
+        if len(pending.melds) >= (4 if pending.big_gin else 3):
+            raise ProtocolError("the knocker has no cards left for another meld", rule="meld")
+        trial = _PendingKnock(pending.before, pending.big_gin, [*pending.melds, action.meld])
+        shadow = _provisional_layout(st.seat, trial)
+        st.pending, st.shadow = trial, shadow
+
+    def _reveal_defender(self, h: Hand, seat: int, msg: Message) -> None:
+        """The opponent's defender layout is done: its deadwood goes face up, so its hand is known."""
+        if "deadwood" not in msg:
+            raise ProtocolError(
+                "the defender's done must list its deadwood cards (laid face up): "
+                "{\"action\": \"done\", \"deadwood\": [\"5c\"]}",
+                rule="layout",
+            )
+        dead = _cards_field(msg["deadwood"], "'deadwood'")
+        opp = 1 - seat
+        laid = 0
+        for m in h.defender_melds:
+            laid |= m
+        if laid & dead:
+            raise ProtocolError(f"{_names(laid & dead)} both laid in a meld and listed as deadwood", rule="layout")
+        size = h.hands[opp].bit_count()
+        if (laid | dead).bit_count() != size:
+            raise ProtocolError(
+                f"the defender holds {size} cards; its melds and deadwood list {(laid | dead).bit_count()}",
+                rule="layout",
+            )
+        _hold(h, seat, laid | dead)
+
+    def _check_top(self, h: Hand, raw: Any) -> None:
+        card = _card_field(raw, "'card'")
+        if h.top_discard != card:
+            top = "empty" if h.top_discard is None else card_str(h.top_discard)
+            raise ProtocolError(f"the top of the discard pile is {top}, not {card_str(card)}", rule="draw")
+
+    def on_go(self, msg: Message) -> Message:
+        st = self._hand()
+        h = st.shadow
+        if st.pending is not None or h.current != st.seat or h.phase is Phase.OVER:
+            who = "nobody (the hand is over)" if h.phase is Phase.OVER else f"seat {h.current}"
+            if st.pending is not None:
+                who = f"seat {st.opp} (laying out after its knock)"
+            raise ProtocolError(f"not this seat's turn: it is {who}'s turn", rule="turn")
+        view = st.view()
+        player = self.player
+        assert player is not None
+        action: Action | None = None
+        try:
+            action = player.decide(view)
+        except Exception as e:  # noqa: BLE001 - a player bug must not stop a tournament
+            self._log(f"player {self.player_name} failed: {type(e).__name__}: {e}; playing the first legal action")
+        if action not in view.legal:
+            if action is not None:
+                self._log(f"player {self.player_name} chose illegal {action}; playing the first legal action")
+            action = view.legal[0]
+        return {"type": "action", "action": str(action)}
+
+    def on_view(self, msg: Message) -> Message:
+        st = self._hand()
+        return {"type": "view", "view": st.view().to_json(), "pending_layout": st.pending is not None}
+
+    def on_hand_over(self, msg: Message) -> Message:
+        st = self._hand()
+        if st.finished:
+            raise ProtocolError("hand_over was already received for this hand")
+        if st.pending is not None or st.shadow.phase is not Phase.OVER:
+            raise ProtocolError(
+                f"the hand is not over: it is seat {st.shadow.current}'s turn ({st.shadow.phase.value})",
+                rule="turn",
+            )
+        h = st.shadow.clone()
+        if h.knocker is not None and "opponent_hand" in msg:
+            opp_cards = _cards_field(msg["opponent_hand"], "'opponent_hand'")
+            if opp_cards.bit_count() != h.hands[st.opp].bit_count():
+                raise ProtocolError(
+                    f"the opponent holds {h.hands[st.opp].bit_count()} cards, "
+                    f"'opponent_hand' lists {opp_cards.bit_count()}"
+                )
+            _hold(h, st.seat, opp_cards)
+            if h.hands[st.opp] != opp_cards:
+                raise ProtocolError(f"'opponent_hand' contradicts the layout: {_names(h.hands[st.opp])}")
+        result = h.result
+        assert result is not None
+        if "result" in msg:
+            _check_result(msg["result"], result)
+        scores = st.scores
+        if "scores" in msg:
+            raw = msg["scores"]
+            if not (isinstance(raw, list) and len(raw) == 2 and all(type(s) is int for s in raw)):
+                raise ProtocolError("'scores' must be a list of two whole numbers")
+            scores = (raw[0], raw[1])
+        st.shadow, st.scores, st.finished = h, scores, True
+        if self.player is not None:
+            try:
+                self.player.hand_over(st.view())
+            except Exception as e:  # noqa: BLE001 - a player bug must not stop the engine
+                self._log(f"player {self.player_name} failed at hand_over: {type(e).__name__}: {e}")
+        return {"type": "ok", "result": result.to_json()}
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    def _hand(self) -> _SeatHand:
+        if self.hand is None:
+            raise ProtocolError("no hand in play: send new_hand first", rule="turn")
+        return self.hand
+
+    def _load_player(self, name: str, seed: int | None) -> Player:
+        if name in PLAYERS:
+            try:
+                return get_player(name, seed)
+            except ImportError as e:
+                raise ProtocolError(f"player {name!r} is not available in this build: {e}") from None
+        if name in self.extra_players and ":" in name:
+            module, _, cls = name.partition(":")
+            player: Player = getattr(importlib.import_module(module), cls)(seed=seed)
+            return player
+        raise ProtocolError(f"unknown player {name!r}: choose one of {', '.join(available_players())}")
+
+    def _log(self, text: str) -> None:
+        if self.log is not None:
+            print(f"ginrummy engine: {text}", file=self.log, flush=True)
+
+
+def _check_result(raw: Any, result: HandResult) -> None:
+    """The host's result must agree with the engine's own scoring of what the seat saw."""
+    if not isinstance(raw, dict):
+        raise ProtocolError("'result' must be an object such as {\"kind\": \"knock\", \"winner\": 0, \"points\": 12}")
+    mine = result.to_json()
+    for key in ("kind", "winner", "points"):
+        if key in raw and raw[key] != mine[key]:
+            raise ProtocolError(
+                f"the result's {key} {json.dumps(raw[key])} contradicts the hand as seen: {json.dumps(mine[key])}",
+                rule="score",
+            )
+
+
+_HANDLERS: dict[str, Callable[[Engine, Message], Message]] = {
+    "hello": Engine.on_hello,
+    "new_game": Engine.on_new_game,
+    "new_hand": Engine.on_new_hand,
+    "event": Engine.on_event,
+    "go": Engine.on_go,
+    "view": Engine.on_view,
+    "hand_over": Engine.on_hand_over,
+    "ping": Engine.on_ping,
+    "quit": Engine.on_quit,
+}
+
+
+def available_players() -> list[str]:
+    """Registered players whose module exists in this build (teammates add them over time)."""
+    out = []
+    for name, spec in PLAYERS.items():
+        module = spec.split(":")[0]
+        try:
+            found = importlib.util.find_spec(module) is not None
+        except (ImportError, ValueError):
+            found = False
+        if found:
+            out.append(name)
+    return out
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--player",
+        default=DEFAULT_PLAYER,
+        help=f"player to answer 'go' ({', '.join(PLAYERS)}, or module:Class for your own); default {DEFAULT_PLAYER}",
+    )
+    p.add_argument("--seed", type=int, default=None, help="seed of the player's random choices")
+    p.add_argument("--quiet", action="store_true", help="do not report player failures on stderr")
+
+
+def serve(inp: IO[bytes], out: IO[str], engine: Engine) -> None:
+    """Answer each line of ``inp`` on ``out`` until ``quit`` or end of input.
+
+    Lines are read as bytes and decoded leniently, so no input bytes can crash the engine.
+    """
+    for raw in inp:
+        reply = engine.handle_line(raw.decode("utf-8", errors="replace"))
+        if reply is not None:
+            out.write(json.dumps(reply) + "\n")
+            out.flush()
+        if engine.quit:
+            break
+
+
+def run(args: argparse.Namespace) -> int:
+    name = str(args.player)
+    extra = (name,) if ":" in name else ()
+    engine = Engine(player_name=name, seed=args.seed, extra_players=extra, log=None if args.quiet else sys.stderr)
+    serve(sys.stdin.buffer, sys.stdout, engine)
+    return 0
