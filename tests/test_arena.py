@@ -124,3 +124,28 @@ def test_command_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "win rate" in out and "Wilson" in out and "points per hand" in out
     assert main(["arena", "--p1", "nobody", "--p2", "simple", "--hands", "2"]) == 2
     assert main(["arena", "--p1", "simple", "--p2", "simple", "--hands", "2", "--rule", "knock_limt=3"]) == 2
+
+
+def test_openspiel_adapter_plays_identical_deals() -> None:
+    """Our SeatView players inside OpenSpiel's game: every move mirrors on our engine and the two
+    engines agree on the score (except OpenSpiel's 0 for an equal count, our undercut)."""
+    pytest.importorskip("pyspiel")
+    import random
+
+    from ginrummy.players import get_player
+    from ginrummy.players.peers import OpenSpielTable, to_os_card, to_our_card
+
+    assert [to_os_card(c) for c in (0, 13, 26, 39)] == [0, 39, 26, 13]  # As Ah Ad Ac
+    assert all(to_our_card(to_os_card(c)) == c for c in range(52))
+    table = OpenSpielTable()
+    played = 0
+    for i in range(6):
+        deck = list(range(52))
+        random.Random(i).shuffle(deck)
+        for seat in (0, 1):
+            r = table.play(get_player("simple", seed=i), seat, deck)
+            assert not r.desync
+            if r.ours != r.points:
+                assert r.kind == "undercut" and r.points == 0
+            played += 1
+    assert played == 12
