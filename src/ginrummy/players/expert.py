@@ -67,8 +67,8 @@ class ExpertParams:
     knock_bonus: float = 6.0
     #: Extra bonus for a hand that would be gin after its next draw.
     gin_bonus: float = 8.0
-    #: Weight of the danger (expected deadwood the opponent saves with our discard).
-    danger: float = 0.5
+    #: Cost, in deadwood points, of a discard that surely joins a meld of the opponent.
+    danger: float = 4.0
     #: Opponent-model weights: same rank / neighbour / two away of a card it threw away.
     discard_rank: float = 0.55
     discard_adj: float = 0.7
@@ -297,18 +297,34 @@ class _Decision:
         return self._sample_dw
 
     def danger(self, card: int) -> float:
-        """Expected deadwood the opponent would save by taking ``card`` (0 if it would not)."""
+        """Probability that ``card`` joins a meld in the opponent's hand (over the samples).
+
+        A card that melds is what a pile-taking opponent wants; a card that only lowers its
+        deadwood a little is no gift, so only melds count.
+        """
         ss = self.samples()
         if not ss:
             return 0.0
-        dws = self.sample_deadwoods()
-        bit = 1 << card
-        total = 0
-        for s, d in zip(ss, dws, strict=True):
-            after = min_deadwood_after_discard(s | bit)
-            if after < d:
-                total += d - after
-        return total / len(ss)
+        hits = 0
+        for s in ss:
+            if _joins_meld(s, card):
+                hits += 1
+        return hits / len(ss)
+
+
+def _joins_meld(hand: int, card: int) -> bool:
+    """Whether ``card`` would be part of a set or a run with the cards of ``hand``."""
+    rank = card % 13
+    if ((hand & ~(1 << card)) & (_RANK_MASK << rank)).bit_count() >= 2:
+        return True
+    base = card - rank
+    lo = card
+    while lo > base and hand >> (lo - 1) & 1:
+        lo -= 1
+    hi = card
+    while hi < base + 12 and hand >> (hi + 1) & 1:
+        hi += 1
+    return hi - lo >= 2
 
 
 def _drop_worst(mask: int, n: int, keep: int) -> int:
@@ -482,8 +498,8 @@ class ExpertPlayer(Player):
             dz = dec.danger(d) if p.danger else 0.0
             cost = v + p.danger * dz
             reason = f"discard {card_str(d)}: deadwood {deadwood(rest)}, expected {v:.1f} after the next draw"
-            if dz >= 0.5:
-                reason += f"; it may help the opponent (danger {dz:.1f})"
+            if dz >= 0.25:
+                reason += f"; {dz:.0%} chance it gives the opponent a meld"
             if taken is not None and d == taken:
                 cost += 1000.0
                 reason = f"{card_str(d)} was just taken: throwing it back wastes the turn"

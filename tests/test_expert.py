@@ -1,0 +1,165 @@
+"""The expert player: legal under every rule variant, gin when it can, no throw-backs, seeded."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ginrummy.actions import PILE, Action, Kind
+from ginrummy.cards import parse_card, parse_cards
+from ginrummy.hand import Hand, Phase, new_hand
+from ginrummy.melds import deadwood
+from ginrummy.players import get_player
+from ginrummy.players.base import Player
+from ginrummy.players.expert import ExpertParams, ExpertPlayer, build_knowledge
+from ginrummy.rules import Rules
+
+VARIANTS = {
+    "classic": Rules.preset("classic"),
+    "eaai": Rules.preset("eaai"),
+    "oklahoma": Rules.preset("classic", oklahoma=True, oklahoma_ace_gin_only=True, oklahoma_spade_double=True),
+    "straight_gin": Rules.preset("classic", straight_gin=True),
+    "big_gin": Rules.preset("app"),
+    "no_upcard_last_chance": Rules.preset("classic", upcard=False, last_chance=True),
+    "throw_back": Rules.preset("classic", throw_back=True, knock_limit=7),
+}
+
+
+class _Random(Player):
+    name = "rnd"
+
+    def decide(self, view):  # type: ignore[no-untyped-def]
+        return self.rng.choice(view.legal)
+
+
+def play(hand: Hand, players: list[Player], check=None) -> list[Action]:  # type: ignore[no-untyped-def]
+    """Play a hand out; every action goes through the engine's checks."""
+    actions = []
+    for seat, p in enumerate(players):
+        p.new_hand(seat)
+    while not hand.is_over:
+        seat = hand.current
+        view = hand.observation(seat)
+        a = players[seat].decide(view)
+        assert a in view.legal, (str(a), [str(x) for x in view.legal])
+        if check is not None:
+            check(players[seat], view, a)
+        hand.apply(a)
+        actions.append(a)
+    return actions
+
+
+@pytest.mark.parametrize("name", list(VARIANTS))
+def test_legal_under_every_variant(name: str) -> None:
+    rules = VARIANTS[name]
+    rng = random.Random(name)
+    for i in range(3):
+        h = new_hand(rules, dealer=i % 2, seed=rng.getrandbits(32))
+        opponent: Player = _Random(seed=i) if i == 2 else ExpertPlayer(seed=i + 100)
+        play(h, [ExpertPlayer(seed=i), opponent])
+        assert h.is_over and h.card_count_check()
+
+
+def test_plays_against_the_baselines() -> None:
+    rules = Rules.preset("eaai")
+    for i, other in enumerate(("simple", "greedy")):
+        try:
+            opp = get_player(other, seed=i)
+        except (ImportError, AttributeError):
+            pytest.skip("baselines not available")
+        h = new_hand(rules, dealer=i, seed=40 + i)
+        play(h, [ExpertPlayer(seed=i), opp])
+        assert h.result is not None
+
+
+def _deck_for(non_dealer: list[int], dealer: list[int], upcard: int) -> list[int]:
+    rest = [c for c in range(52) if c not in set(non_dealer) | set(dealer) | {upcard}]
+    deck: list[int] = []
+    for a, b in zip(non_dealer, dealer, strict=True):
+        deck += [a, b]
+    return deck + [upcard] + rest
+
+
+def test_takes_the_upcard_and_knocks_with_gin() -> None:
+    nd = parse_cards("As 2s 3s 4h 5h 6h 7c 7d 7s Kc")
+    dl = parse_cards("9s Ts Jd 2h 3d 4c 8c 9d Qh Kh")
+    h = Hand(Rules.preset("eaai"), dealer=1)
+    h.deal(_deck_for(nd, dl, parse_card("7h")))
+    expert = ExpertPlayer(seed=1)
+    assert expert.decide(h.observation(0)) == PILE
+    h.apply(PILE)
+    a = expert.decide(h.observation(0))
+    assert a.kind is Kind.KNOCK and a.card == parse_card("Kc")
+    assert deadwood(h.hand_of(0) & ~(1 << a.card)) == 0
+
+
+def test_big_gin_when_it_can() -> None:
+    nd = parse_cards("As 2s 3s 4h 5h 6h 7h 7c 7d 7s")
+    dl = parse_cards("9s Ts Jd 2h 3d 4c 8c 9d Qh Kh")
+    h = Hand(Rules.preset("app"), dealer=1)
+    h.deal(_deck_for(nd, dl, parse_card("8h")))
+    h.apply(PILE)
+    assert ExpertPlayer(seed=0).decide(h.observation(0)).kind is Kind.BIG_GIN
+
+
+def test_gin_whenever_offered_in_play() -> None:
+    """Across many positions: whenever a knock with 0 deadwood is legal, the expert takes it."""
+    rules = Rules.preset("eaai")
+    seen = 0
+
+    def check(p: Player, view, a: Action) -> None:  # type: ignore[no-untyped-def]
+        nonlocal seen
+        if not isinstance(p, ExpertPlayer) or view.phase is not Phase.DISCARD:
+            return
+        gins = [x for x in view.legal if x.kind is Kind.KNOCK and deadwood(view.hand & ~(1 << x.card)) == 0]
+        if gins:
+            seen += 1
+            assert a.kind is Kind.KNOCK and deadwood(view.hand & ~(1 << a.card)) == 0
+
+    rng = random.Random(5)
+    for i in range(6):
+        play(new_hand(rules, dealer=i % 2, seed=rng.getrandbits(32)), [ExpertPlayer(seed=i), ExpertPlayer(seed=-i)], check)
+
+
+@pytest.mark.parametrize("rules", [Rules.preset("eaai"), Rules.preset("classic", throw_back=True)])
+def test_never_throws_back_the_card_just_taken(rules: Rules) -> None:
+    taken_checks = 0
+
+    def check(p: Player, view, a: Action) -> None:  # type: ignore[no-untyped-def]
+        nonlocal taken_checks
+        if isinstance(p, ExpertPlayer) and view.phase is Phase.DISCARD and view.taken is not None:
+            taken_checks += 1
+            assert a.card != view.taken
+
+    rng = random.Random(11)
+    for i in range(5):
+        play(new_hand(rules, dealer=i % 2, seed=rng.getrandbits(32)), [ExpertPlayer(seed=i), ExpertPlayer(seed=9)], check)
+    assert taken_checks > 0
+
+
+def test_deterministic_for_a_seed() -> None:
+    rules = Rules.preset("classic")
+    runs = []
+    for _ in range(2):
+        h = new_hand(rules, dealer=0, seed=1234)
+        runs.append([int(a) for a in play(h, [ExpertPlayer(seed=7), ExpertPlayer(seed=8)])])
+    assert runs[0] == runs[1]
+
+
+def test_knowledge_uses_only_the_view() -> None:
+    """The opponent model's unseen cards never include our own, the pile or known cards."""
+    h = new_hand(Rules(), dealer=0, seed=99)
+    players = [ExpertPlayer(seed=1), ExpertPlayer(seed=2)]
+    for _ in range(12):
+        if h.is_over:
+            break
+        seat = h.current
+        view = h.observation(seat)
+        k = build_knowledge(view, ExpertParams())
+        pile = 0
+        for c in view.pile:
+            pile |= 1 << c
+        assert k.unseen & (view.hand | pile | view.opponent_known) == 0
+        assert abs(sum(k.p_opp) - k.opp_hidden) < 1e-6 or k.opp_hidden == 0
+        h.apply(players[seat].decide(view))
