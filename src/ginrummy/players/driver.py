@@ -8,10 +8,10 @@ goes through the engine's rule checks (``Hand.apply`` / ``Match.apply``).
 Why a view builder of our own (:class:`ViewBuilder`): ``Hand.observation`` rebuilds the
 seat's event list from the whole history at each call, which makes a hand quadratic in its
 length and was most of the time of a fast player's game. ``ViewBuilder`` keeps each seat's
-events and extends them with the new steps only. It hides exactly what
-:func:`ginrummy.observation.observe` hides and returns an equal ``SeatView`` (the tests
-compare the two after every action of many random hands), so a player cannot tell them
-apart. ``fast=False`` uses the engine's ``observe`` instead.
+events and extends them with the new steps only, and fills the frozen ``SeatView`` through its
+slots. It hides exactly what :func:`ginrummy.observation.observe` hides and returns an equal
+``SeatView`` (the tests compare the two after every action of many hands), so a player cannot
+tell them apart. ``fast=False`` uses the engine's ``observe`` instead.
 
 The layout phases are decisions too (which melds the knocker shows matters for layoffs), so
 players choose them from ``view.legal`` like any other action. :func:`layout_action` is the
@@ -53,7 +53,6 @@ _FIELDS: tuple[str, ...] = (
 )
 _FAST_OK = tuple(f.name for f in fields(SeatView)) == _FIELDS and hasattr(SeatView, "__slots__")
 _SETTERS = tuple(SeatView.__dict__[name].__set__ for name in _FIELDS) if _FAST_OK else ()
-_PLAY_PHASES = frozenset({Phase.OFFER, Phase.DRAW, Phase.DISCARD, Phase.LAST_CHANCE})
 
 
 def _make_view(values: tuple[object, ...]) -> SeatView:
@@ -72,10 +71,11 @@ def _make_view(values: tuple[object, ...]) -> SeatView:
 class ViewBuilder:
     """Each seat's view of one hand, built incrementally; equal to ``observe(hand, seat)``.
 
-    Only the play phases (upcard offer, draw, discard, last chance) take the fast path; there
-    nothing is face up but the discard pile and the cards the opponent took from it. After a
-    knock, what is revealed when is subtle and rare (a few views a hand), so those views come
-    from the engine's ``observe`` itself.
+    Only the event list is incremental (it is the part that grows with the hand); every other
+    field is read from the hand at each call, with the same hiding rules as ``observe``. The
+    tests compare the two after every action of many hands under many rule sets, so if
+    ``observe`` changes what it reveals, they say so; ``fast=False`` in :func:`play_hand`
+    uses ``observe`` itself.
     """
 
     __slots__ = ("hand", "scores", "_events", "_done")
@@ -108,10 +108,28 @@ class ViewBuilder:
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see now (the same fields and values as ``observe``)."""
         h = self.hand
-        phase = h.phase
-        if not _FAST_OK or phase not in _PLAY_PHASES or h.knocker is not None:
+        if not _FAST_OK:
             return observe(h, seat, self.scores)
-        opp_hand = h.hands[1 - seat]
+        phase = h.phase
+        opp = 1 - seat
+        opp_hand = h.hands[opp]
+        known = h.shown[opp] & opp_hand
+        knocker = h.knocker
+        if knocker is not None:
+            # Each hand goes face up once its owner has finished laying it out: the knocker's
+            # when the defender starts, the defender's when layoffs start. Melds on the table
+            # are public before that.
+            if opp == knocker:
+                revealed = phase is not Phase.LAYOUT
+                melds = h.knocker_melds
+            else:
+                revealed = phase is Phase.LAYOFF or phase is Phase.OVER
+                melds = h.defender_melds
+            if revealed:
+                known = opp_hand
+            else:
+                for m in melds:
+                    known |= m & opp_hand
         mine = h.current == seat
         return _make_view((
             seat,
@@ -122,7 +140,7 @@ class ViewBuilder:
             h.knock_limit,
             h.hands[seat],
             opp_hand.bit_count(),
-            h.shown[1 - seat] & opp_hand,
+            known,
             tuple(h.pile),
             h.upcard,
             len(h.stock),
@@ -130,12 +148,12 @@ class ViewBuilder:
             h.must_knock if mine else False,
             tuple(h.legal_actions()) if mine else (),
             self._sync(seat),
-            None,
-            None,
-            (),
-            (),
-            (),
-            (),
+            knocker,
+            h.knock_discard if knocker == seat else None,
+            tuple(h.knocker_melds),
+            tuple(h.laid_on),
+            tuple(h.defender_melds),
+            tuple(h.layoffs),
             h.result,
             self.scores,
         ))

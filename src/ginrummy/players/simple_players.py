@@ -66,22 +66,34 @@ def pairs_with(hand: int, card: int) -> bool:
 def _draw(view: SeatView, take: bool) -> Action:
     """PILE if ``take`` and allowed; else the refusal of this phase (PASS on the offer, STOCK)."""
     legal = view.legal
-    if take and PILE in legal:
+    if take and _can_take(legal):
         return PILE
     return PASS if view.phase is Phase.OFFER else STOCK
 
 
-def _options(view: SeatView) -> tuple[list[int], dict[int, Action]]:
-    """The cards this seat may discard now, and the knock action of each card it may knock with."""
+def _options(view: SeatView) -> tuple[list[int], dict[int, Action], bool]:
+    """The cards this seat may discard now, the knock action of each card it may knock with,
+    and whether big gin is allowed. One pass over ``view.legal`` by kind: comparing actions
+    with ``==`` (a dataclass comparison each) cost more than the rest of a decision."""
     discards: list[int] = []
     knocks: dict[int, Action] = {}
+    big_gin = False
     for a in view.legal:
         k = a.kind
         if k is Kind.DISCARD:
             discards.append(a.card)
         elif k is Kind.KNOCK:
             knocks[a.card] = a
-    return discards, knocks
+        elif k is Kind.BIG_GIN:
+            big_gin = True
+    return discards, knocks, big_gin
+
+
+def _can_take(legal: Sequence[Action]) -> bool:
+    for a in legal:
+        if a.kind is Kind.PILE:
+            return True
+    return False
 
 
 class _RulePlayer(Player):
@@ -96,7 +108,7 @@ class _RulePlayer(Player):
             return _draw(view, top is not None and self.wants(view, top))
         if p is Phase.LAST_CHANCE:
             # PILE is legal only when the card lets this seat knock or go gin.
-            return PILE if PILE in view.legal and self.takes_last_chance(view) else PASS
+            return PILE if _can_take(view.legal) and self.takes_last_chance(view) else PASS
         if p in LAYOUT_PHASES:
             return layout_action(view)
         raise ValueError(f"{self.name} cannot act in phase {p.value}")
@@ -158,9 +170,9 @@ class GreedyPlayer(_RulePlayer):
         return min_deadwood_after_discard(hand | 1 << card) < deadwood(hand)
 
     def discard(self, view: SeatView) -> Action:
-        if BIG_GIN in view.legal:
+        discards, knocks, big_gin = _options(view)
+        if big_gin:
             return BIG_GIN
-        discards, knocks = _options(view)
         hand = view.hand
         allowed = 0
         for c in discards or knocks:
@@ -190,9 +202,9 @@ class SimplePlayer(_RulePlayer):
         return joins_meld(view.hand, card)
 
     def discard(self, view: SeatView) -> Action:
-        if BIG_GIN in view.legal:
+        discards, knocks, big_gin = _options(view)
+        if big_gin:
             return BIG_GIN
-        discards, knocks = _options(view)
         hand = view.hand
         choice = self.choose_discard(hand, discards or list(knocks))
         if knocks:
@@ -240,9 +252,9 @@ class EasyPlayer(_RulePlayer):
         return self.rng.random() >= self.misses_knock
 
     def discard(self, view: SeatView) -> Action:
-        if BIG_GIN in view.legal:
+        discards, knocks, big_gin = _options(view)
+        if big_gin:
             return BIG_GIN
-        discards, knocks = _options(view)
         hand = view.hand
         if knocks:
             key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in knocks}
