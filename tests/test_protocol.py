@@ -13,6 +13,7 @@ import io
 import json
 import random
 import string
+from typing import Any
 
 import pytest
 
@@ -49,7 +50,7 @@ def make_engine(seed: int = 0, rules: Rules | None = None) -> Engine:
     return e
 
 
-def ask(e: Engine, msg: dict) -> dict:
+def ask(e: Engine, msg: dict[str, Any]) -> dict[str, Any]:
     reply = e.handle_line(json.dumps(msg))
     assert reply is not None
     return reply
@@ -269,7 +270,7 @@ def test_contradicting_events_are_refused_and_change_nothing() -> None:
     mine = [card_str(c) for c in cards_of(h.hands[1])]
     upcard = card_str(h.upcard or 0)
     before = state_of(e)
-    refused = [
+    refused: list[dict[str, Any]] = [
         {"type": "event", "seat": 1, "action": "pile"},  # seat 0 is offered the upcard first
         {"type": "event", "seat": 0, "action": "stock"},  # no stock draw during the offer
         {"type": "event", "seat": 0, "action": mine[0]},  # a discard before drawing
@@ -413,7 +414,7 @@ def _junk(rng: random.Random) -> str:
         return json.dumps(rng.choice([[], [1, 2], "x", 3.5, None, True, {"type": ["go"]}]))
     if r < 0.3:
         return "[" * rng.randrange(1, 3000)
-    msg: dict = {"type": rng.choice(kinds)}
+    msg: dict[str, Any] = {"type": rng.choice(kinds)}
     for key in rng.sample(["seat", "dealer", "hand", "upcard", "action", "card", "deadwood", "rules", "player",
                            "seed", "result", "opponent_hand", "scores", "id"], rng.randrange(6)):
         msg[key] = rng.choice(
@@ -449,7 +450,7 @@ def test_fuzz_junk_interleaved_with_real_hands() -> None:
         class Noisy(InProcess):
             refused = 0
 
-            def ask(self, msg: dict, e: Engine = engines[0]) -> dict:
+            def ask(self, msg: dict[str, Any], e: Engine = engines[0]) -> dict[str, Any]:
                 for _ in range(rng.randrange(3)):
                     line = _junk(rng)
                     # Junk may happen to be a legal message: try it on a copy first, and send
