@@ -9,9 +9,10 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from ginrummy.actions import Action
+from ginrummy.actions import Action, Kind
 from ginrummy.cards import Card, mask_of, parse_cards
 from ginrummy.hand import Hand, Phase, new_hand
+from ginrummy.melds import deadwood
 from ginrummy.rules import Rules
 
 CardsLike = str | Iterable[str] | Sequence[Card]
@@ -120,3 +121,29 @@ def state_key(h: Hand) -> tuple[object, ...]:
         tuple(v) if isinstance(v, list) else (tuple(sorted(v.items())) if isinstance(v, dict) else v)
         for v in (getattr(h, name) for name in h.__dataclass_fields__)
     )
+
+
+def lively_step(h: Hand, rng: random.Random) -> Action:
+    """One random but purposeful action: knocks often and mostly keeps deadwood low, so that
+    random games reach the knock, layout and layoff phases; any legal action otherwise."""
+    legal = h.legal_actions()
+    if h.phase is Phase.DISCARD:
+        knocks = [a for a in legal if a.kind in (Kind.KNOCK, Kind.BIG_GIN)]
+        if knocks and rng.random() < 0.8:
+            return rng.choice(knocks)
+        discards = [a for a in legal if a.kind is Kind.DISCARD]
+        if discards and rng.random() < 0.8:
+            hand = h.hands[h.current]
+            return min(discards, key=lambda a: (deadwood(hand & ~(1 << a.card)), rng.random()))
+    return rng.choice(legal)
+
+
+def lively_play(h: Hand, rng: random.Random, max_steps: int = 5000) -> list[int]:
+    """Play ``lively_step`` to the end; return the actions as ints."""
+    done: list[int] = []
+    while not h.is_over:
+        a = lively_step(h, rng)
+        h.apply(a)
+        done.append(int(a))
+        assert len(done) < max_steps, "the hand did not end"
+    return done

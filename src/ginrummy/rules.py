@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 import json
 import tomllib
 from collections.abc import Mapping
@@ -130,7 +131,7 @@ class Rules:
 
     def overrides(self) -> dict[str, Any]:
         """The settings that differ from this rule set's preset, for records."""
-        base = Rules.preset(self.name)
+        base = _preset_rules(self.name)
         return {
             f.name: getattr(self, f.name)
             for f in fields(self)
@@ -266,6 +267,12 @@ class Rules:
             }[self.next_dealer]
         )
         return lines
+
+
+@functools.cache
+def _preset_rules(name: str) -> Rules:
+    """The plain preset, built once: records and seat views compare against it often."""
+    return Rules.preset(name)
 
 
 RULE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != "name")
