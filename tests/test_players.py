@@ -207,3 +207,19 @@ def test_random_player_uses_its_seed() -> None:
     view = view0(hand_for(ND, DEALER, upcard="5d"))
     picks = {RandomPlayer(seed=s).decide(view) for s in range(30)}
     assert picks == {PILE, PASS}
+
+
+def test_melded_cards_is_a_best_arrangement() -> None:
+    import random
+
+    from ginrummy.cards import mask_value
+    from ginrummy.players.simple_players import melded_cards
+
+    rng = random.Random(5)
+    for n in (10, 11) * 1500:
+        hand = 0
+        for c in rng.sample(range(52), n):
+            hand |= 1 << c
+        melded = melded_cards(hand)
+        assert melded & ~hand == 0
+        assert mask_value(hand & ~melded) == deadwood(hand)

@@ -58,6 +58,37 @@ def joins_meld(hand: int, card: int) -> bool:
     return hi - lo >= 2
 
 
+#: Bits where a run of three may start: ranks ace..jack of each suit.
+_RUN_STARTS = sum(((1 << 11) - 1) << (13 * suit) for suit in range(4))
+_SUIT = (1 << 13) - 1
+
+
+def melded_cards(hand: int) -> int:
+    """The cards in melds of one best arrangement of ``hand`` (a mask).
+
+    Most hands have no rank with three cards, and then no set can compete with a run: a best
+    arrangement melds exactly the cards of each run of three or more in a row, found with a
+    few shifts. Other hands ask :func:`~ginrummy.melds.best_arrangement`.
+
+    >>> from ginrummy.cards import CardSet
+    >>> str(CardSet(melded_cards(CardSet.parse('As 2s 3s 4s 9h Th Jh Kd 5c 7c').mask)))
+    'As 2s 3s 4s 9h Th Jh'
+    """
+    s0 = hand & _SUIT
+    s1 = hand >> 13 & _SUIT
+    s2 = hand >> 26 & _SUIT
+    s3 = hand >> 39
+    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
+        melded = 0
+        for m in best_arrangement(hand)[1]:
+            melded |= m
+        return melded
+    starts = hand & hand >> 1 & hand >> 2 & _RUN_STARTS
+    melded = starts | starts << 1 | starts << 2
+    # Longer runs: every card of the run is covered by some start of three.
+    return melded & hand
+
+
 def pairs_with(hand: int, card: int) -> bool:
     """Whether ``card`` has the rank of a card in ``hand`` (a beginner's "it makes a pair")."""
     return bool(hand & ~(1 << card) & (_RANK_MASK << (card % 13)))
@@ -217,10 +248,7 @@ class SimplePlayer(_RulePlayer):
 
     def choose_discard(self, hand: int, allowed: Sequence[int]) -> int:
         """The rule's discard among ``allowed``: the highest-value unmelded card."""
-        _, melds = best_arrangement(hand)
-        melded = 0
-        for m in melds:
-            melded |= m
+        melded = melded_cards(hand)
         loose = [c for c in allowed if not melded >> c & 1]
         if loose:
             return self._pick(loose, {c: (-CARD_VALUES[c], -(c % 13)) for c in loose})
@@ -264,14 +292,11 @@ class EasyPlayer(_RulePlayer):
                 return knocks[best]
             if left <= self.knocks_at and self.rng.random() >= self.misses_knock:
                 return knocks[best]
-        _, melds = best_arrangement(hand)
-        melded = 0
-        for m in melds:
-            melded |= m
+        melded = melded_cards(hand)
         loose = [c for c in discards if not melded >> c & 1] or discards
         if self.rng.random() < self.careless:
             return Action.discard(self.rng.choice(loose))
         return Action.discard(self._pick(loose, {c: (-CARD_VALUES[c],) for c in loose}))
 
 
-__all__ = ["EasyPlayer", "GreedyPlayer", "RandomPlayer", "SimplePlayer", "joins_meld", "pairs_with"]
+__all__ = ["EasyPlayer", "GreedyPlayer", "RandomPlayer", "SimplePlayer", "joins_meld", "melded_cards", "pairs_with"]
