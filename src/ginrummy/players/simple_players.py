@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..actions import BIG_GIN, PASS, PILE, STOCK, Action, Kind
-from ..cards import CARD_VALUES
+from ..cards import CARD_VALUES, mask_value
 from ..hand import Phase
-from ..melds import best_arrangement, best_discards, deadwood, min_deadwood_after_discard
+from ..melds import best_discards, deadwood, min_deadwood_after_discard
 from ..observation import SeatView
 from .base import Player
 from .driver import LAYOUT_PHASES, layout_action
@@ -66,27 +66,50 @@ _SUIT = (1 << 13) - 1
 def melded_cards(hand: int) -> int:
     """The cards in melds of one best arrangement of ``hand`` (a mask).
 
-    Most hands have no rank with three cards, and then no set can compete with a run: a best
-    arrangement melds exactly the cards of each run of three or more in a row, found with a
-    few shifts. Other hands ask :func:`~ginrummy.melds.best_arrangement`.
+    Without sets, a best arrangement melds exactly the cards that lie in a run of three or
+    more in a row (a whole row is one run), found with a few shifts. A rank with three or four
+    cards may instead go into a set: each way of using such ranks is tried, the runs found
+    the same way in the rest, and the arrangement with the least deadwood kept.
 
     >>> from ginrummy.cards import CardSet
     >>> str(CardSet(melded_cards(CardSet.parse('As 2s 3s 4s 9h Th Jh Kd 5c 7c').mask)))
     'As 2s 3s 4s 9h Th Jh'
+    >>> str(CardSet(melded_cards(CardSet.parse('7s 7h 7d 8d 9d 5c Kc').mask)))
+    '7s 7h 7d'
     """
     s0 = hand & _SUIT
     s1 = hand >> 13 & _SUIT
     s2 = hand >> 26 & _SUIT
     s3 = hand >> 39
-    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
-        melded = 0
-        for m in best_arrangement(hand)[1]:
-            melded |= m
-        return melded
+    trips = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    if not trips:
+        return _runs_of(hand)
+    unions = [0]
+    while trips:
+        low = trips & -trips
+        trips ^= low
+        full = hand & (_RANK_MASK << (low.bit_length() - 1))
+        options = [0, full]
+        if full.bit_count() == 4:
+            x = full
+            while x:
+                b = x & -x
+                x ^= b
+                options.append(full ^ b)
+        unions = [u | o for u in unions for o in options]
+    best = -1
+    best_melded = 0
+    for u in unions:
+        melded = u | _runs_of(hand & ~u)
+        v = mask_value(melded)  # the most points melded = the least deadwood
+        if v > best:
+            best, best_melded = v, melded
+    return best_melded
+
+
+def _runs_of(hand: int) -> int:
     starts = hand & hand >> 1 & hand >> 2 & _RUN_STARTS
-    melded = starts | starts << 1 | starts << 2
-    # Longer runs: every card of the run is covered by some start of three.
-    return melded & hand
+    return starts | starts << 1 | starts << 2
 
 
 def pairs_with(hand: int, card: int) -> bool:
@@ -249,9 +272,19 @@ class SimplePlayer(_RulePlayer):
     def choose_discard(self, hand: int, allowed: Sequence[int]) -> int:
         """The rule's discard among ``allowed``: the highest-value unmelded card."""
         melded = melded_cards(hand)
-        loose = [c for c in allowed if not melded >> c & 1]
-        if loose:
-            return self._pick(loose, {c: (-CARD_VALUES[c], -(c % 13)) for c in loose})
+        best = -1
+        ties: list[int] = []
+        for c in allowed:
+            if melded >> c & 1:
+                continue
+            k = CARD_VALUES[c] * 16 + c % 13  # value first, then rank
+            if k > best:
+                best = k
+                ties = [c]
+            elif k == best:
+                ties.append(c)
+        if ties:
+            return ties[0] if len(ties) == 1 else self.rng.choice(ties)
         key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in allowed}
         return self._pick(allowed, key)
 
