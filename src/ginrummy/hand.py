@@ -47,6 +47,13 @@ _ALL_CARDS = frozenset(range(52))
 
 
 class Phase(Enum):
+    """Where a hand is. The phase alone says what kind of action comes next, so interfaces
+    can render a prompt without re-deriving any rule.
+
+    >>> [p.value for p in Phase][:4]
+    ['deal', 'offer', 'draw', 'discard']
+    """
+
     DEAL = "deal"
     OFFER = "offer"
     DRAW = "draw"
@@ -60,7 +67,17 @@ class Phase(Enum):
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One entry of the hand's history: who acted, and what."""
+    """One entry of the hand's history: who acted, and what.
+
+    ``drawn`` records the stock card so a record can replay the hand from its deck and a
+    referee can audit it; seat views hide it from the other seat.
+
+    >>> from ginrummy.rules import Rules
+    >>> h = new_hand(Rules(), dealer=1, deck=list(range(52)))
+    >>> _ = h.apply('pass'), h.apply('pass')
+    >>> h.apply('stock')
+    Step(seat=0, action=Action.parse('stock'), drawn=21)
+    """
 
     seat: int
     action: Action
@@ -70,7 +87,16 @@ class Step:
 
 @dataclass
 class Hand:
-    """The state of one hand. Seats are 0 and 1; the dealer is given."""
+    """The state of one hand. Seats are 0 and 1; the dealer is given.
+
+    A plain mutable record (so ``clone`` is cheap and search can copy it); change it only
+    through ``deal`` and ``apply``, which check every rule first. Masks are 52-bit ints.
+
+    >>> from ginrummy.rules import Rules
+    >>> h = Hand(Rules(), dealer=0)
+    >>> h.phase, h.current
+    (<Phase.DEAL: 'deal'>, -1)
+    """
 
     rules: Rules
     dealer: int = 0
@@ -108,7 +134,17 @@ class Hand:
         return 1 - self.dealer
 
     def deal(self, deck: Sequence[Card] | None = None, rng: random.Random | None = None) -> None:
-        """The chance step: deal a given deck order, or a shuffled one from ``rng``."""
+        """The chance step: deal a given deck order, or a shuffled one from ``rng``.
+
+        Chance is an explicit step so tests and records can deal an exact deck (see the
+        module docstring for the order). A bad deck is refused before anything changes.
+
+        >>> from ginrummy.rules import Rules
+        >>> h = Hand(Rules(), dealer=1)
+        >>> h.deal(list(range(52)))
+        >>> h.upcard, len(h.stock), h.current
+        (20, 31, 0)
+        """
         if self.phase is not Phase.DEAL:
             raise IllegalActionError("cannot deal: the hand has already been dealt", rule="deal")
         if self.dealer not in (0, 1):
@@ -208,7 +244,17 @@ class Hand:
         return 1 << self.taken
 
     def legal_actions(self) -> list[Action]:
-        """Every action the player to act may take now, in integer order."""
+        """Every action the player to act may take now, in integer order.
+
+        The single source of truth: ``apply`` accepts exactly these, players choose among
+        them, interfaces show them. Empty before the deal and after the end.
+
+        >>> from ginrummy.rules import Rules
+        >>> h = new_hand(Rules(), dealer=1, deck=list(range(52)))
+        >>> _ = h.apply('pass'), h.apply('pass')
+        >>> [str(a) for a in h.legal_actions()]
+        ['stock']
+        """
         p = self.phase
         seat = self.current
         if p is Phase.DEAL or p is Phase.OVER:
@@ -619,7 +665,11 @@ class Hand:
     # ------------------------------------------------------------------ automatic play
 
     def auto_layout(self) -> list[Action]:
-        """The knocker's default layout: lowest deadwood, then fewest possible layoffs."""
+        """The knocker's default layout: lowest deadwood, then fewest possible layoffs.
+
+        Legal actions to apply in order (melds, then ``done``). Layoff exposure is judged
+        only on cards the knocker has not seen, so it uses no hidden information.
+        """
         assert self.phase is Phase.LAYOUT and self.knocker is not None
         hand = self.hands[self.knocker] & ~self._laid_mask(self.knocker_melds)
         limit = self._layout_limit()
@@ -629,7 +679,11 @@ class Hand:
         return [Action.lay_meld(m) for m in choice[1]] + [DONE]
 
     def auto_defense(self) -> list[Action]:
-        """The defender's lowest count: own melds, done, then layoffs (none against gin), done."""
+        """The defender's lowest count: own melds, done, then layoffs (none against gin), done.
+
+        RULES.md: the lowest count is the defender's to take, offered automatically; by
+        hand any legal melds and layoffs are allowed too.
+        """
         assert self.phase is Phase.DEFENDER_LAYOUT and self.knocker is not None
         d = 1 - self.knocker
         hand = self.hands[d] & ~self._laid_mask(self.defender_melds)
@@ -662,10 +716,24 @@ class Hand:
     # ------------------------------------------------------------------ views
 
     def observation(self, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatView:
-        """What ``seat`` may see, and nothing else."""
+        """What ``seat`` may see, and nothing else (see :mod:`ginrummy.observation`).
+
+        >>> from ginrummy.rules import Rules
+        >>> v = new_hand(Rules(), dealer=1, deck=list(range(52))).observation(1)
+        >>> v.opponent_known, v.stock_size, v.legal
+        (0, 31, ())
+        """
         return observe(self, seat, scores)
 
     def clone(self) -> Hand:
+        """An independent copy (for search and for what-if checks); shares only immutables.
+
+        >>> from ginrummy.rules import Rules
+        >>> h = new_hand(Rules(), dealer=1, seed=3)
+        >>> c = h.clone(); _ = c.apply('pass')
+        >>> len(h.history), len(c.history)
+        (0, 1)
+        """
         h = Hand(self.rules, self.dealer)
         for name in self.__dataclass_fields__:
             v = getattr(self, name)
@@ -700,7 +768,12 @@ def _sorted(actions: list[Action]) -> list[Action]:
 
 
 def new_hand(rules: Rules, dealer: int, deck: Sequence[Card] | None = None, seed: int | None = None) -> Hand:
-    """A dealt hand: from an exact deck order, or shuffled from a seed."""
+    """A dealt hand: from an exact deck order, or shuffled from a seed.
+
+    >>> from ginrummy.rules import Rules
+    >>> new_hand(Rules(), dealer=0, seed=1).deck == new_hand(Rules(), dealer=0, seed=1).deck
+    True
+    """
     h = Hand(rules, dealer)
     h.deal(deck, random.Random(seed) if deck is None else None)
     return h
