@@ -237,3 +237,38 @@ def test_action_integers_and_text_round_trip_for_the_whole_space() -> None:
     for n in range(NUM_ACTIONS):
         a = Action.from_int(n)
         assert int(a) == n and Action.parse(str(a)) == a
+
+
+def _best_defender_count(h: Hand, memo: dict[tuple[object, ...], int]) -> int:
+    """The lowest defender count over every legal sequence of melds and layoffs (brute force)."""
+    if h.is_over:
+        assert h.result is not None
+        return h.result.defender_deadwood
+    key = (h.phase, frozenset(h.defender_melds), tuple(h.laid_on), frozenset(c for c, _ in h.layoffs))
+    if key not in memo:
+        best = 1 << 30
+        for a in h.legal_actions():
+            c = h.clone()
+            c.apply(a)
+            best = min(best, _best_defender_count(c, memo))
+        memo[key] = best
+    return memo[key]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32))
+def test_auto_defense_reaches_the_lowest_count_any_legal_defence_can(seed: int) -> None:
+    rng = random.Random(seed)
+    h = new_hand(Rules(), seed % 2, seed=seed)
+    while not h.is_over and h.phase is not Phase.LAYOUT:
+        h.apply(lively_step(h, rng))
+    if h.phase is not Phase.LAYOUT:
+        return
+    # Any legal knocker layout (chosen at random), then compare the defences.
+    while h.phase is Phase.LAYOUT:
+        h.apply(rng.choice(h.legal_actions()))
+    best = _best_defender_count(h.clone(), {})
+    auto = h.clone()
+    for a in auto.auto_defense():
+        auto.apply(a)
+    assert auto.result is not None and auto.result.defender_deadwood == best
