@@ -15,7 +15,7 @@ most hands cost four table look-ups; the others try each way of using their few 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import product
 from typing import Final, NamedTuple
 
@@ -161,20 +161,27 @@ def _triple_ranks(mask: int) -> int:
     return (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
 
 
-def _set_unions(mask: int, trips: int) -> list[int]:
+def _set_unions(mask: int, trips: int) -> Iterable[int]:
     """Every union of disjoint sets the mask can make, the empty one first.
 
     ``trips`` is ``_triple_ranks(mask)``. The order is that of ``itertools.product`` over
     the ranks (lowest rank slowest), which ``best_arrangement`` relies on for ties. A list
     built in place costs far less than a generator over ``product`` for the one or two
-    set ranks a real hand has.
+    set ranks a real hand has; a mask with many set ranks (say 40 cards) gets the lazy
+    generator instead, so the choices are never all held in memory at once.
     """
-    unions = [0]
+    options = []
+    count = 1
     while trips:
         low = trips & -trips
         trips ^= low
-        options = _set_options(mask, low.bit_length() - 1)
-        unions = [u | o for u in unions for o in options]
+        options.append(_set_options(mask, low.bit_length() - 1))
+        count *= len(options[-1])
+    if count > 4096:
+        return (sum(combo) for combo in product(*options))
+    unions = [0]
+    for opts in options:
+        unions = [u | o for u in unions for o in opts]
     return unions
 
 
@@ -183,7 +190,7 @@ def _set_choices(mask: int) -> Iterator[int]:
     yield from _set_unions(mask, _triple_ranks(mask))
 
 
-def _runs_dead_over(mask: int, unions: list[int]) -> int:
+def _runs_dead_over(mask: int, unions: Iterable[int]) -> int:
     """Least runs-only deadwood of ``mask`` minus one of ``unions``."""
     table = _RUN_DEAD
     best = _NONE
@@ -321,7 +328,7 @@ def min_deadwood_after_discard(mask: int) -> int:
     return v if v < best else best
 
 
-def _after_discard_over(mask: int, unions: list[int]) -> int:
+def _after_discard_over(mask: int, unions: Iterable[int]) -> int:
     """``min_deadwood_after_discard`` over explicit set unions (several set ranks)."""
     table = _RUN_DEAD
     gain = _DISCARD_GAIN
@@ -443,7 +450,7 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     return value, cards_of(found)
 
 
-def _best_discards_over(mask: int, exclude: int, unions: list[int]) -> tuple[int, list[Card]]:
+def _best_discards_over(mask: int, exclude: int, unions: Iterable[int]) -> tuple[int, list[Card]]:
     """``best_discards`` over explicit set unions, honouring ``exclude`` card by card."""
     table = _RUN_DEAD
     gain = _DISCARD_GAIN
