@@ -13,7 +13,8 @@ from collections.abc import Sequence
 #: name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ginrummy.web.cli", "start the web app (play, scorekeeper, history) on http://127.0.0.1:8000"),
-    "play": ("ginrummy.commands.play", "watch or play one whole game in the terminal"),
+    "tui": ("ginrummy.tui", "play a whole game against the computer in a terminal app (Textual)"),
+    "play": ("ginrummy.commands.play", "play a game at a plain terminal prompt, or watch two computer players"),
     "deadwood": ("ginrummy.commands.deadwood", "best melds and deadwood of some cards"),
     "score": ("ginrummy.scorekeeper", "score a game played with real cards from a JSON file"),
     "replay": ("ginrummy.record", "check a game record against the rules and print each hand's outcome"),

@@ -1,0 +1,332 @@
+"""``ginrummy tui``: play a whole game against a computer player in a Textual terminal app.
+
+The app is only a view of engine state: every button is one of the seat's legal actions
+(``SeatView.legal``), and every action goes through ``Match.apply``. The person is seat 0;
+the computer only ever sees its own ``SeatView``.
+
+Keys: ``s`` stock, ``p`` pile / take the upcard, ``x`` pass, ``1``-``9``/``0``/``-`` pick the
+card in that position, ``d`` discard the picked card, ``k`` knock with it, ``a`` take the best
+layout, ``h`` hint, ``o`` change the order of the hand, ``n`` next hand, ``q`` quit.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Footer, Header, Static
+
+from .actions import Action, Kind
+from .cards import card_str, cards_of
+from .match import Match
+from .melds import best_arrangement, deadwood, min_deadwood_after_discard
+from .observation import SeatView
+from .players import PLAYERS, get_player
+from .players.base import Player
+from .players.driver import LAYOUT_PHASES, layout_action
+from .rules import Rules
+
+HUMAN = 0
+COMPUTER = 1
+ORDERS = ("melds", "rank", "suit")
+_RED = (1, 2)  # hearts, diamonds
+
+
+def card_markup(card: int) -> str:
+    """A card in Rich markup, red suits in red."""
+    text = card_str(card, symbols=True)
+    return f"[bold red]{text}[/]" if card // 13 in _RED else f"[bold]{text}[/]"
+
+
+def ordered_hand(mask: int, order: str) -> list[tuple[bool, list[int]]]:
+    """The hand in groups of (is a meld, cards): melds first then loose cards ('melds'), or one
+    group by rank or by suit."""
+    if order == "rank":
+        return [(False, sorted(cards_of(mask), key=lambda c: (c % 13, c // 13)))]
+    if order == "suit":
+        return [(False, cards_of(mask))]
+    _, melds = best_arrangement(mask)
+    used = 0
+    for m in melds:
+        used |= m
+    loose = sorted(cards_of(mask & ~used), key=lambda c: (c % 13, c // 13))
+    return [(True, cards_of(m)) for m in melds] + ([(False, loose)] if loose else [])
+
+
+class GinRummyApp(App[int]):
+    """One game against a computer player."""
+
+    CSS = """
+    Screen { layout: vertical; }
+    #status { height: 3; padding: 0 1; background: $panel; }
+    #table { height: 5; padding: 0 1; }
+    #hand { height: 3; padding: 0 1; }
+    #buttons { height: 3; }
+    #buttons Button { margin: 0 1 0 0; min-width: 8; }
+    #log { height: 1fr; border: round $primary; padding: 0 1; }
+    """
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("s", "act('stock')", "Stock"),
+        Binding("p", "act('pile')", "Pile"),
+        Binding("x", "act('pass')", "Pass"),
+        Binding("d", "discard", "Discard"),
+        Binding("k", "knock", "Knock"),
+        Binding("a", "auto", "Best layout"),
+        Binding("h", "hint", "Hint"),
+        Binding("o", "order", "Order"),
+        Binding("n", "next_hand", "Next hand"),
+        Binding("q", "quit", "Quit"),
+        *[Binding(key, f"pick({i})", show=False) for i, key in enumerate("1234567890-")],
+    ]
+
+    def __init__(self, rules: Rules, opponent: str = "simple", seed: int | None = None, delay: float = 0.4) -> None:
+        super().__init__()
+        self.rules = rules
+        self.opponent_name = opponent
+        self.match = Match(rules, seed=seed)
+        self.computer: Player = get_player(opponent, seed=seed)
+        self.delay = delay
+        self.order = "melds"
+        self.picked: int | None = None
+        self.lines: list[str] = []
+        self._events_seen = 0
+
+    # -- layout -------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False)
+        with Vertical():
+            yield Static(id="status")
+            yield Static(id="table")
+            yield Static(id="hand")
+            yield Horizontal(id="buttons")
+            with VerticalScroll(id="log"):
+                yield Static(id="logtext")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"Gin Rummy: you vs {self.opponent_name}"
+        self.sub_title = self.rules.name
+        self.say("\n".join(self.rules.describe()))
+        self.start_hand()
+
+    # -- game flow ----------------------------------------------------------------------
+
+    @property
+    def view(self) -> SeatView:
+        return self.match.view(HUMAN)
+
+    def start_hand(self) -> None:
+        hand = self.match.start_hand()
+        self._events_seen = 0
+        self.picked = None
+        self.computer.new_hand(COMPUTER)
+        self.say(f"-- hand {len(self.match.results) + 1}: {'you deal' if hand.dealer == HUMAN else 'the computer deals'} --")
+        self.after_action()
+
+    def after_action(self) -> None:
+        hand = self.match.hand
+        assert hand is not None
+        self.log_events()
+        if hand.is_over:
+            self.computer.hand_over(self.match.view(COMPUTER))
+            self.finish_hand()
+        elif hand.current == COMPUTER:
+            self.set_timer(self.delay, self.computer_move)
+        self.refresh_view()
+
+    def computer_move(self) -> None:
+        hand = self.match.hand
+        if hand is None or hand.is_over or hand.current != COMPUTER:
+            return
+        self.match.apply(self.computer.decide(self.match.view(COMPUTER)))
+        self.after_action()
+
+    def apply(self, action: Action) -> None:
+        view = self.view
+        if action not in view.legal:
+            self.notify(f"{action} is not allowed now", severity="warning")
+            return
+        self.match.apply(action)
+        self.picked = None
+        self.after_action()
+
+    def finish_hand(self) -> None:
+        view = self.view
+        result = view.result
+        if result is not None:
+            self.say(result.explain(("You", self.opponent_name)))
+        if view.knocker is not None:
+            self.say(f"{self.opponent_name} held: " + " ".join(card_markup(c) for c in cards_of(view.opponent_known)))
+        self.say(f"Score: you {self.match.scores[0]}, {self.opponent_name} {self.match.scores[1]}")
+        if self.match.is_over:
+            for line in self.match.final().explain(("You", self.opponent_name)):
+                self.say(f"[b]{line}[/]")
+            self.say("Game over. Press q to quit.")
+        else:
+            self.say("Press n for the next hand.")
+
+    def log_events(self) -> None:
+        view = self.view
+        for e in view.events[self._events_seen :]:
+            who = "You" if e.seat == HUMAN else self.opponent_name
+            self.say(f"{who}: {e.text()}")
+        self._events_seen = len(view.events)
+
+    def say(self, line: str) -> None:
+        self.lines.append(line)
+        if self.screen_stack:
+            self.query_one("#logtext", Static).update("\n".join(self.lines[-200:]))
+            self.query_one("#log", VerticalScroll).scroll_end(animate=False)
+
+    # -- drawing ------------------------------------------------------------------------
+
+    def hand_cards(self) -> list[int]:
+        return [c for _, group in ordered_hand(self.view.hand, self.order) for c in group]
+
+    def refresh_view(self) -> None:
+        view = self.view
+        hand = self.match.hand
+        turn = "your turn" if view.my_turn else ("hand over" if hand is not None and hand.is_over else "computer's turn")
+        self.query_one("#status", Static).update(
+            f"You {view.scores[0]}  ·  {self.opponent_name} {view.scores[1]}  ·  target {self.rules.target}"
+            f"  ·  knock limit {view.knock_limit}  ·  [b]{turn}[/] ({view.phase.value.replace('_', ' ')})"
+        )
+        top = card_markup(view.pile[-1]) if view.pile else "-"
+        known = " ".join(card_markup(c) for c in cards_of(view.opponent_known)) or "none"
+        table = [
+            f"Stock: {view.stock_size} cards    Discard pile: {top}",
+            f"{self.opponent_name}: {view.opponent_size} cards; known: {known}",
+        ]
+        if view.knocker_melds:
+            melds = "  ".join(
+                "\\[" + " ".join(card_markup(c) for c in cards_of(m | x)) + "]"
+                for m, x in zip(view.knocker_melds, view.laid_on, strict=True)
+            )
+            table.append(f"Knocker's melds: {melds}")
+        self.query_one("#table", Static).update("\n".join(table))
+        parts = []
+        i = 0
+        for is_meld, group in ordered_hand(view.hand, self.order):
+            texts = []
+            for c in group:
+                key = "1234567890-"[i] if i < 11 else " "
+                mark = "▶" if c == self.picked else ""
+                texts.append(f"{mark}{key}:{card_markup(c)}")
+                i += 1
+            parts.append(("\\[ " + " ".join(texts) + " ]") if is_meld else " ".join(texts))
+        if view.hand.bit_count() <= 10:
+            count = f"   deadwood {deadwood(view.hand)}"
+        else:
+            count = f"   deadwood {deadwood(view.hand)}; after the best discard {min_deadwood_after_discard(view.hand)}"
+        self.query_one("#hand", Static).update("Your hand: " + "  ".join(parts) + count)
+        self.draw_buttons(view)
+
+    def draw_buttons(self, view: SeatView) -> None:
+        box = self.query_one("#buttons", Horizontal)
+        box.remove_children()
+        buttons: list[Button] = []
+        legal = view.legal
+        kinds = {a.kind for a in legal}
+        labels = {Kind.STOCK: "Stock", Kind.PILE: "Take pile", Kind.PASS: "Pass", Kind.BIG_GIN: "Big gin"}
+        for a in legal:
+            if a.kind in labels:
+                buttons.append(Button(labels[a.kind], name=f"act-{int(a)}"))
+        if Kind.DISCARD in kinds or Kind.KNOCK in kinds:
+            if self.picked is not None and Action.discard(self.picked) in legal:
+                buttons.append(Button(f"Discard {card_str(self.picked, True)}", name="discard", variant="primary"))
+            knock = Action.knock(self.picked) if self.picked is not None else None
+            if knock is not None and knock in legal:
+                gin = deadwood(view.hand & ~(1 << knock.card)) == 0
+                label = ("Gin" if gin else "Knock") + f" with {card_str(knock.card, True)}"
+                buttons.append(Button(label, name="knock", variant="success"))
+        if view.phase in LAYOUT_PHASES and view.my_turn:
+            buttons.append(Button("Best layout", name="auto", variant="primary"))
+        if view.my_turn and view.phase not in LAYOUT_PHASES:
+            buttons.append(Button("Hint", name="hint"))
+        hand = self.match.hand
+        if hand is not None and hand.is_over and not self.match.is_over:
+            buttons.append(Button("Next hand", name="next", variant="primary"))
+        box.mount_all(buttons)
+
+    # -- input --------------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        bid = event.button.name or ""
+        if bid.startswith("act-"):
+            self.apply(Action.from_int(int(bid[4:])))
+        elif bid == "discard":
+            self.action_discard()
+        elif bid == "knock":
+            self.action_knock()
+        elif bid == "auto":
+            self.action_auto()
+        elif bid == "hint":
+            self.action_hint()
+        elif bid == "next":
+            self.action_next_hand()
+
+    def action_act(self, word: str) -> None:
+        self.apply(Action.parse(word))
+
+    def action_pick(self, index: int) -> None:
+        cards = self.hand_cards()
+        if 0 <= index < len(cards):
+            self.picked = cards[index]
+            self.refresh_view()
+
+    def action_discard(self) -> None:
+        if self.picked is None:
+            self.notify("pick a card first (keys 1-9, 0, -)")
+            return
+        self.apply(Action.discard(self.picked))
+
+    def action_knock(self) -> None:
+        if self.picked is None:
+            self.notify("pick the card to discard face down first")
+            return
+        self.apply(Action.knock(self.picked))
+
+    def action_auto(self) -> None:
+        view = self.view
+        while view.my_turn and view.phase in LAYOUT_PHASES:
+            self.match.apply(layout_action(view))
+            view = self.view
+        self.after_action()
+
+    def action_hint(self) -> None:
+        view = self.view
+        if not view.my_turn or view.phase in LAYOUT_PHASES:
+            return
+        from .players.hints import rank_actions
+
+        ranked = rank_actions(view)
+        if ranked:
+            best, _, why = ranked[0]
+            self.say(f"Hint: {best}" + (f" ({why})" if why else ""))
+
+    def action_order(self) -> None:
+        self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
+        self.refresh_view()
+
+    def action_next_hand(self) -> None:
+        hand = self.match.hand
+        if hand is not None and hand.is_over and not self.match.is_over:
+            self.start_hand()
+
+
+def configure(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--opponent", default="simple", choices=sorted(PLAYERS), help="computer player to play against")
+    p.add_argument("--rules", default="classic", help="rule preset: classic, online, app, eaai")
+    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="change one rule (repeatable)")
+    p.add_argument("--seed", type=int, default=None, help="seed for the deal")
+
+
+def run(args: argparse.Namespace) -> int:
+    from .commands.play import rules_from_args
+
+    GinRummyApp(rules_from_args(args), opponent=args.opponent, seed=args.seed).run()
+    return 0
