@@ -457,6 +457,40 @@ def _best_discards_over(mask: int, exclude: int, unions: Iterable[int]) -> tuple
     cards = _DISCARD_CARDS
     best = _NONE
     found = 0
+    if not exclude:
+        # The common case (several set ranks, or a rank of four): four gains per union.
+        for used in unions:
+            r = mask & ~used
+            p0 = r & SUIT_MASK
+            p1 = r >> 13 & SUIT_MASK
+            p2 = r >> 26 & SUIT_MASK
+            p3 = r >> 39
+            g0 = gain[p0]
+            g1 = gain[p1]
+            g2 = gain[p2]
+            g3 = gain[p3]
+            g = g0
+            if g1 < g:
+                g = g1
+            if g2 < g:
+                g = g2
+            if g3 < g:
+                g = g3
+            v = table[p0] + table[p1] + table[p2] + table[p3] + g
+            if v > best or g >= _NONE:
+                continue
+            got = cards[p0] if g0 == g else 0
+            if g1 == g:
+                got |= cards[p1] << 13
+            if g2 == g:
+                got |= cards[p2] << 26
+            if g3 == g:
+                got |= cards[p3] << 39
+            if v < best:
+                best, found = v, got
+            else:
+                found |= got
+        return best, cards_of(found)
     for used in unions:
         r = mask & ~used
         parts = (r & SUIT_MASK, r >> 13 & SUIT_MASK, r >> 26 & SUIT_MASK, r >> 39)
