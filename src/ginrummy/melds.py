@@ -306,26 +306,42 @@ def min_deadwood_after_discard(mask: int) -> int:
     best = table[s0] + table[s1] + table[s2] + table[s3] + g
     if not t:
         return best
-    if t & (t - 1) or s0 & s1 & s2 & s3 & t:
+    if t & (t - 1):
         return _after_discard_over(mask, _set_unions(mask, t))
-    # One set rank with three cards: the set is used whole or not at all.
+    # One set rank: try the whole set (its cards leave their suits).
     keep = ~t
-    s0 &= keep
-    s1 &= keep
-    s2 &= keep
-    s3 &= keep
-    g = gain[s0]
-    x = gain[s1]
-    if x < g:
-        g = x
-    x = gain[s2]
-    if x < g:
-        g = x
-    x = gain[s3]
-    if x < g:
-        g = x
-    v = table[s0] + table[s1] + table[s2] + table[s3] + g
-    return v if v < best else best
+    q0 = s0 & keep
+    q1 = s1 & keep
+    q2 = s2 & keep
+    q3 = s3 & keep
+    c0 = table[q0]
+    c1 = table[q1]
+    c2 = table[q2]
+    c3 = table[q3]
+    h0 = gain[q0]
+    h1 = gain[q1]
+    h2 = gain[q2]
+    h3 = gain[q3]
+    m01 = h0 if h0 < h1 else h1
+    m23 = h2 if h2 < h3 else h3
+    whole = c0 + c1 + c2 + c3
+    v = whole + (m01 if m01 < m23 else m23)
+    if v < best:
+        best = v
+    if s0 & s1 & s2 & s3 & t:
+        # A rank of four may also give three to the set and keep the card of suit j for
+        # its runs: suit j is then whole again and the other three stay stripped.
+        for a, c, full, other in (
+            (s0, c0, table[s0], h1 if h1 < m23 else m23),
+            (s1, c1, table[s1], h0 if h0 < m23 else m23),
+            (s2, c2, table[s2], m01 if m01 < h3 else h3),
+            (s3, c3, table[s3], m01 if m01 < h2 else h2),
+        ):
+            g = gain[a]
+            v = whole - c + full + (g if g < other else other)
+            if v < best:
+                best = v
+    return best
 
 
 def _after_discard_over(mask: int, unions: Iterable[int]) -> int:
