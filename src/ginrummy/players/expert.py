@@ -37,6 +37,8 @@ decision is a pure function of (seed, view): reproducible, and :mod:`hints` rank
 
 from __future__ import annotations
 
+import json
+import os
 import random
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -64,11 +66,11 @@ class ExpertParams:
     """The expert's tunable numbers (tuned by self-play; see ``bench/tune_expert.py``)."""
 
     #: Deadwood-points bonus for a hand that can knock after its next draw.
-    knock_bonus: float = 6.0
+    knock_bonus: float = 10.0
     #: Extra bonus for a hand that would be gin after its next draw.
     gin_bonus: float = 8.0
     #: Cost, in deadwood points, of a discard that surely joins a meld of the opponent.
-    danger: float = 4.0
+    danger: float = 8.0
     #: Opponent-model weights: same rank / neighbour / two away of a card it threw away.
     discard_rank: float = 0.55
     discard_adj: float = 0.7
@@ -81,11 +83,15 @@ class ExpertParams:
     decline_rank: float = 0.75
     decline_adj: float = 0.8
     #: Fraction of the opponent's draws it is assumed to have used to improve its hand.
-    improve: float = 0.8
+    improve: float = 2.0
     #: Opponent hands sampled for knock decisions and danger.
-    samples: int = 40
+    samples: int = 24
+    #: Stock cards sampled for the expectation of a stock draw (draw decision).
+    stock_draws: int = 14
     #: Extra points for a hand result that ends the game (scaled near the target).
     game_end: float = 40.0
+    #: Weight of the deadwood held now (what an opponent's knock would catch) in a hand's value.
+    hold_weight: float = 0.0
     #: Require this much more expectation from waiting than from knocking before waiting.
     wait_margin: float = 0.0
 
@@ -257,6 +263,8 @@ class _Decision:
                 pc = self.phi(min_deadwood_after_discard(hand10 | 1 << c))
                 acc += wt * (pc if pc < cur else cur)
             v = acc / self.stock_total
+            if self.params.hold_weight:
+                v += self.params.hold_weight * deadwood(hand10)
         self._val[hand10] = v
         return v
 
@@ -359,6 +367,16 @@ def _knock_points(rules_gin: int, rules_under: int, k_dw: int, d_dw: int) -> int
     return -(k_dw - d_dw + rules_under)
 
 
+def _env_params() -> ExpertParams:
+    """Defaults, or overrides from ``GINRUMMY_EXPERT_PARAMS`` (JSON), which self-play tuning sets
+    so the arena's worker processes play the variant under test."""
+    text = os.environ.get("GINRUMMY_EXPERT_PARAMS")
+    if not text:
+        return ExpertParams()
+    data = json.loads(text)
+    return replace(ExpertParams(), **{k: type(getattr(ExpertParams, k))(v) for k, v in data.items()})
+
+
 class ExpertPlayer(Player):
     """The strongest built-in player. See the module docstring for how it decides."""
 
@@ -367,7 +385,7 @@ class ExpertPlayer(Player):
     def __init__(self, seed: int | None = None, params: ExpertParams | None = None) -> None:
         super().__init__(seed)
         self.seed = 0 if seed is None else seed
-        self.params = params or ExpertParams()
+        self.params = params or _env_params()
 
     def with_params(self, **changes: float) -> ExpertPlayer:
         return ExpertPlayer(self.seed, replace(self.params, **changes))  # type: ignore[arg-type]
@@ -450,13 +468,21 @@ class ExpertPlayer(Player):
             if v < v_pile:
                 v_pile = v
         # The stock: expectation over unseen cards of the best of the two lowest-deadwood discards.
+        # (A subsample of the unseen cards keeps this within the time budget.)
+        pool = dec.stock_w
+        if len(pool) > self.params.stock_draws:
+            pool = dec.rng.sample(pool, self.params.stock_draws)
         acc = 0.0
-        for c, wt in dec.stock_w:
+        tw = 0.0
+        for c, wt in pool:
             h = hand | 1 << c
             cand = sorted((deadwood(h & ~(1 << d)), d) for d in cards_of(h))[:2]
+            if cand[1][0] > cand[0][0] + 2:
+                cand = cand[:1]
             best = min(dec.value(h & ~(1 << d)) for _, d in cand)
             acc += wt * best
-        v_stock = acc / dec.stock_total if dec.stock_w else dec.value(hand)
+            tw += wt
+        v_stock = acc / tw if tw > 0 else dec.value(hand)
         pile_reason = f"take {card_str(top)}: deadwood {after} after the best discard"
         if after < cur_dw:
             pile_reason += f" (now {cur_dw})"
