@@ -74,8 +74,10 @@ def melded_cards(hand: int) -> int:
     >>> from ginrummy.cards import CardSet
     >>> str(CardSet(melded_cards(CardSet.parse('As 2s 3s 4s 9h Th Jh Kd 5c 7c').mask)))
     'As 2s 3s 4s 9h Th Jh'
-    >>> str(CardSet(melded_cards(CardSet.parse('7s 7h 7d 8d 9d 5c Kc').mask)))
-    '7s 7h 7d'
+    >>> str(CardSet(melded_cards(CardSet.parse('7s 7h 7d 8d 9d 5c Kc').mask)))  # the run beats the set
+    '7d 8d 9d'
+    >>> str(CardSet(melded_cards(CardSet.parse('7s 7h 7d 7c 8d 9d 5c Kc').mask)))  # both, from four 7s
+    '7s 7h 7d 8d 9d 7c'
     """
     s0 = hand & _SUIT
     s1 = hand >> 13 & _SUIT
