@@ -272,3 +272,29 @@ def test_auto_defense_reaches_the_lowest_count_any_legal_defence_can(seed: int) 
     for a in auto.auto_defense():
         auto.apply(a)
     assert auto.result is not None and auto.result.defender_deadwood == best
+
+
+@FAST
+@given(st.integers(0, 12), st.lists(st.integers(0, 51), min_size=7, max_size=7, unique=True))
+def test_eleven_cards_holding_a_rank_of_four_match_the_oracle(rank: int, others: list[int]) -> None:
+    hand = {s * 13 + rank for s in range(4)}
+    hand |= set([c for c in others if c not in hand][:7])
+    m = mask_of(hand)
+    assert min_deadwood_after_discard(m) == min(oracle_deadwood(frozenset(hand) - {c}) for c in hand)
+    assert deadwood(m) == oracle_deadwood(frozenset(hand))
+
+
+@settings(max_examples=100, deadline=None)
+@given(rule_sets(), st.integers(0, 2**32), st.integers(0, 120))
+def test_offered_knocks_are_exactly_the_discards_the_oracle_allows(rules: Rules, seed: int, steps: int) -> None:
+    h, rng = _play(rules, seed, steps)
+    while not h.is_over and h.phase is not Phase.DISCARD:
+        h.apply(rng.choice(h.legal_actions()))
+    if h.is_over:
+        return
+    hand = h.hands[h.current]
+    cards = frozenset(c for c in range(52) if hand >> c & 1)
+    banned = h.taken if h.taken is not None and (not rules.throw_back or h.must_knock) else None
+    want = {c for c in cards if c != banned and oracle_deadwood(cards - {c}) <= h.knock_limit}
+    got = {a.card for a in h.legal_actions() if a.kind.name == "KNOCK"}
+    assert got == want
