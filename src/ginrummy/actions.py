@@ -34,6 +34,8 @@ from .melds import ALL_MELDS, MELD_INDEX, meld_str
 
 
 class Kind(IntEnum):
+    """The kind of an action; the integer encoding of each kind is in the table above."""
+
     DISCARD = 0
     STOCK = 1
     PILE = 2
@@ -61,7 +63,14 @@ NUM_ACTIONS: Final = LAYOFF_BASE + 52 * MAX_LAYOFF_TARGETS
 @dataclass(frozen=True, slots=True)
 class Action:
     """One decision of a player. ``card`` for discard / knock / layoff, ``meld`` a mask, ``target``
-    the index of the knocker's meld that a layoff goes on."""
+    the index of the knocker's meld that a layoff goes on.
+
+    Frozen, so actions compare and hash by value. The constructors and ``from_int`` check
+    their arguments and return shared objects from one table (no allocation on hot paths).
+
+    >>> Action.layoff(parse_card('7h'), 0) is Action.from_int(int(Action.parse('layoff 7h 0')))
+    True
+    """
 
     kind: Kind
     card: int = -1

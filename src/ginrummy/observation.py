@@ -5,6 +5,17 @@ which were face up, and everything once both hands are laid out after a knock), 
 and faces of the stock, the card the opponent drew from the stock, and the knocker's
 face-down discard. Computer players, environments and servers all read this view, so
 hiding is done once, here.
+
+After a knock each hand goes face up once its owner has laid it out (melds apart from
+deadwood), as at a real table: the knocker's when the defender starts, the defender's when
+the layoffs start. The knocker's face-down discard stays hidden from the defender for good.
+
+>>> from ginrummy.hand import new_hand
+>>> from ginrummy.rules import Rules
+>>> h = new_hand(Rules(), dealer=1, deck=list(range(52)))
+>>> _ = h.apply('pile')                 # seat 0 takes the upcard (card 20) face up
+>>> observe(h, 1).opponent_known == 1 << 20, observe(h, 1).taken, observe(h, 0).taken
+(True, None, 20)
 """
 
 from __future__ import annotations
@@ -113,7 +124,7 @@ class SeatView:
 
 
 def observe(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatView:
-    """Build ``seat``'s view of ``hand``."""
+    """Build ``seat``'s view of ``hand``: what that seat may see, and nothing else."""
     from .hand import Phase
 
     if seat not in (0, 1):
