@@ -5,6 +5,15 @@ discard, the last-chance offer, then after a knock the knocker's layout, the def
 melds and the defender's layoffs. ``legal_actions()`` is the single source of truth;
 ``apply()`` raises :class:`IllegalActionError` naming the rule and changes nothing.
 
+Readings where RULES.md leaves a detail open (a careful referee's, each tested):
+
+- No upcard: the non-dealer's dealt 11th card counts as the first draw, so that first
+  turn may knock (RULES.md: a knock is allowed on any turn, the first included).
+- Throw-back: "the player who threw it first" is the player whose discard was taken and
+  thrown straight back; a card kept for a turn and discarded later is its new owner's.
+- A knocker whose ten cards make gin lays them out as gin (no layoffs against it).
+- The card just taken from the discard pile may not be the face-down knock discard either.
+
 Deck order: cards are dealt one at a time starting with the non-dealer (``deck[0]`` to the
 non-dealer, ``deck[1]`` to the dealer, ...), ``deck[20]`` is the upcard and ``deck[21:]`` is
 the stock from the top. Without an upcard the non-dealer's 11th card is ``deck[20]``.
