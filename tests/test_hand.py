@@ -204,7 +204,7 @@ def test_knock_on_the_first_turn_after_both_passed() -> None:
 
 
 def test_knock_on_the_dealers_first_turn_after_taking_the_upcard() -> None:
-    dealer = "4c 5c 6c 8h 8s 8d Jc Qc Kc 2h"  # 3 + deadwood 8h? no: 8h 8s 8d set; 2h loose
+    dealer = "4c 5c 6c 8h 8s 8d Jc Qc Kc 2h"  # 4-5-6♣, three 8s, J-Q-K♣; the 2♥ is loose
     h = hand_for(HIGH0, dealer, "Th")
     play(h, "pass", "pile")
     assert "knock 2h" in strs(h.legal_actions())  # leaves the T♥ just taken: 10
