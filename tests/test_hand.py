@@ -171,7 +171,7 @@ def test_discarding_a_card_not_held_names_the_card() -> None:
 
 
 def test_knock_at_the_limit_is_allowed_and_over_it_refused_with_the_numbers() -> None:
-    # After taking Q♦ the non-dealer holds 11 cards; discarding K♣ or Q♦... Q♦ was just taken.
+    # After taking the Q♦ the non-dealer may knock with the K♣ (the Q♦ left: 10, at the limit).
     h = hand_for(ND, SAM, "Qd")
     play(h, "pile")
     legal = strs(h.legal_actions())
