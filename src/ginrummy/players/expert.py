@@ -93,7 +93,7 @@ class ExpertParams:
     #: Weight of the deadwood held now (what an opponent's knock would catch) in a hand's value.
     hold_weight: float = 0.0
     #: Require this much more expectation from waiting than from knocking before waiting.
-    wait_margin: float = 0.0
+    wait_margin: float = 8.0
 
 
 @dataclass
