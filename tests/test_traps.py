@@ -257,3 +257,39 @@ def test_trap_random_games_never_draw_below_the_wall() -> None:
             assert len(h.stock) >= rules.dead_hand_stock
         if h.result is not None and h.result.dead:
             assert len(h.stock) == rules.dead_hand_stock
+
+
+def _trade_discards_for_ever(rules: Rules) -> Hand:
+    """Both players only take the top discard and throw the card they took a turn earlier."""
+    h = new_hand(rules, dealer=1, seed=5)
+    h.apply("pass")
+    h.apply("pass")
+    h.apply("stock")
+    last_taken: dict[int, int] = {}
+    first = cards_of(h.hands[h.current])[0]
+    h.apply(Action.discard(first))
+    for _ in range(200):
+        if h.is_over:
+            break
+        seat = h.current
+        h.apply("pile")
+        taken = h.taken
+        assert taken is not None
+        throw = last_taken.get(seat)
+        if throw is None or not h.hands[seat] >> throw & 1:
+            throw = next(c for c in cards_of(h.hands[seat]) if c != taken)
+        last_taken[seat] = taken
+        h.apply(Action.discard(throw))
+    return h
+
+
+def test_trap_play_cannot_loop_when_players_only_trade_discards() -> None:
+    h = _trade_discards_for_ever(Rules())
+    assert h.is_over and h.result is not None and h.result.kind == "dead"
+    assert h.stock_size == 30  # nobody touched the stock after the first draw
+    assert len(h.history) < 40
+
+
+def test_repetition_rule_can_be_switched_off() -> None:
+    h = _trade_discards_for_ever(Rules(repetition_limit=0))
+    assert not h.is_over

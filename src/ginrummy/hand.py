@@ -124,6 +124,8 @@ class Hand:
     taken: Card | None = None
     must_knock: bool = False
     first_thrower: dict[Card, int] = field(default_factory=dict)
+    #: How often each position (hands, pile, stock size, player to draw) was reached.
+    positions: dict[tuple[int, int, tuple[Card, ...], int, int], int] = field(default_factory=dict)
     #: Per seat: cards the other seat saw it take from the discard pile.
     shown: list[int] = field(default_factory=lambda: [0, 0])
     # After a knock.
@@ -605,6 +607,11 @@ class Hand:
                         self.current = 1 - seat
                     else:
                         self._end(DEAD_HAND)
+                elif self._repeated(1 - seat):
+                    # Players who only trade discards could go on for ever; the seeds are
+                    # silent, so (a decision of ours) a position reached for the third time
+                    # ends the hand like the stock running down.
+                    self._end(DEAD_HAND)
                 else:
                     self.phase = Phase.DRAW
                     self.current = 1 - seat
@@ -639,6 +646,16 @@ class Hand:
         step = Step(seat, a, drawn)
         self.history.append(step)
         return step
+
+    def _repeated(self, to_draw: int) -> bool:
+        """Count this position; True when it has now been reached ``repetition_limit`` times."""
+        limit = self.rules.repetition_limit
+        if not limit:
+            return False
+        key = (self.hands[0], self.hands[1], tuple(self.pile), len(self.stock), to_draw)
+        n = self.positions.get(key, 0) + 1
+        self.positions[key] = n
+        return n >= limit
 
     def _take_pile(self, seat: int) -> None:
         card = self.pile.pop()

@@ -58,6 +58,9 @@ class Rules:
     last_chance: bool = False
     throw_back: bool = False
     dead_hand_stock: int = 2
+    #: A hand whose position (both hands, the pile, the player to draw) comes round this many
+    #: times ends as a dead hand (0 = never). Not in the seeds: it keeps play from looping.
+    repetition_limit: int = 3
     # Oklahoma.
     oklahoma: bool = False
     oklahoma_ace_gin_only: bool = False
@@ -90,6 +93,8 @@ class Rules:
                 raise RulesError(f"rule {f.name} must be true or false, not {value!r}")
         if not 0 <= self.knock_limit <= 10:
             raise RulesError(f"rule knock_limit must be 0 to 10, not {self.knock_limit}")
+        if self.repetition_limit < 0 or self.repetition_limit == 1:
+            raise RulesError(f"rule repetition_limit must be 0 (off) or at least 2, not {self.repetition_limit}")
         if not 0 <= self.dead_hand_stock <= 10:
             raise RulesError(f"rule dead_hand_stock must be 0 to 10, not {self.dead_hand_stock}")
         if self.target < 1:
@@ -243,6 +248,11 @@ class Rules:
         if self.throw_back:
             lines.append("Throw-back: the top discard may be taken and discarded again the same turn.")
         lines.append(f"Dead hand when {self.dead_hand_stock} cards are left in the stock and nobody knocks.")
+        if self.repetition_limit:
+            lines.append(
+                f"A hand that comes back to the same position {self.repetition_limit} times "
+                "(players only trading discards) is a dead hand too."
+            )
         lines.append(f"Game to {self.target}" + (", Hollywood scoring (three games at once)." if self.hollywood else "."))
         if self.game_bonus or self.box_bonus:
             lines.append(f"Game bonus {self.game_bonus}; box bonus {self.box_bonus} a hand won (not counted toward the target).")
