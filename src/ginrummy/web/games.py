@@ -134,6 +134,7 @@ class GameService:
         room.match.start_hand(deck)
         room.commitments.append(deck_commitment(room.row.id, hand_no, deck, nonce))
         room.ready = [room.is_computer(0), room.is_computer(1)]
+        room.last = None  # the last action named a card of the previous deal
 
     # ------------------------------------------------------------------ loading
 

@@ -1,0 +1,96 @@
+// Replay a finished game move by move, every card face up, and check each deal's commitment.
+"use strict";
+GR.header("History");
+const $ = (id) => document.getElementById(id);
+const gameId = location.pathname.split("/").pop();
+let data = null, hand = 0, step = 0, timer = null;
+
+function cards(box, list) {
+  box.innerHTML = "";
+  for (const c of list) box.appendChild(GR.cardEl(c));
+}
+
+function show() {
+  const h = data.hands[hand];
+  const f = h.frames[step];
+  $("step").max = h.frames.length - 1;
+  $("step").value = step;
+  $("stepno").textContent = `move ${step} of ${h.frames.length - 1}`;
+  for (const s of [0, 1]) {
+    $("n" + s).textContent = data.names[s] + (h.dealer === s ? " (dealer)" : "");
+    $("d" + s).textContent = f.current === s ? "to play" : "";
+    cards($("h" + s), f.hands[s].slice().sort((a, b) => GR.sortKey(a) - GR.sortKey(b)));
+  }
+  $("stock").innerHTML = "";
+  if (f.stock.length) $("stock").appendChild(GR.cardEl(f.stock[0]));
+  $("stock-label").textContent = `stock: ${f.stock.length} (top shown)`;
+  $("pile").innerHTML = "";
+  if (f.pile.length) $("pile").appendChild(GR.cardEl(f.pile[f.pile.length - 1]));
+  $("pile-label").textContent = `discard pile: ${f.pile.length}`;
+  const who = f.seat === null ? "" : data.names[f.seat] + ": ";
+  $("action").textContent = who + f.action.replace(/\b([A2-9TJQK])([shdc])\b/g, (_, r, s) => GR.label(r + s));
+  let laid = "";
+  if (f.knocker !== null) {
+    const grp = (cs) => `<div class="meldgroup">${cs.map((c) => `<div class="card">${GR.cardEl(c).innerHTML}</div>`).join("")}</div>`;
+    laid = `<div><strong>${GR.esc(data.names[f.knocker])} knocked${f.knock_discard ? " (face-down discard " + GR.label(f.knock_discard) + ")" : ""}</strong>
+      <div class="layout-block">${f.knocker_melds.map((m, i) => grp(m.concat(f.laid_on[i] || []))).join("")}</div></div>
+      <div><strong>${GR.esc(data.names[1 - f.knocker])}</strong><div class="layout-block">${f.defender_melds.map(grp).join("")}</div></div>`;
+  }
+  $("laid").innerHTML = laid;
+  $("explain").textContent = step === h.frames.length - 1 && h.explain ? h.explain : "";
+}
+
+async function checkCommit(h) {
+  // The deal was fixed before play: sha256(game:hand:nonce:deck) was shown at the table during the hand.
+  const ids = h.deck.map((c) => "A23456789TJQK".indexOf(c[0]) + 13 * "shdc".indexOf(c[1]));
+  const text = `${gameId}:${h.hand - 1}:${h.nonce}:${ids.join(",")}`;
+  if (!crypto.subtle) return `Deck commitment ${h.commitment.slice(0, 16)}… (checking needs a secure context)`;
+  const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  const hex = [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return hex === h.commitment ? `Deck commitment ${hex.slice(0, 16)}… checked: this deck was fixed before the hand began.` : "Deck commitment does NOT match.";
+}
+
+async function selectHand(i) {
+  hand = i; step = 0; show();
+  $("commit").textContent = await checkCommit(data.hands[hand]);
+}
+
+function move(d) {
+  const n = data.hands[hand].frames.length;
+  step = Math.max(0, Math.min(n - 1, step + d));
+  show();
+}
+
+function togglePlay() {
+  if (timer) { clearInterval(timer); timer = null; $("play").textContent = "▶ Play"; return; }
+  $("play").textContent = "⏸ Pause";
+  timer = setInterval(() => {
+    if (step >= data.hands[hand].frames.length - 1) {
+      if (hand < data.hands.length - 1) { $("hand").value = hand + 1; selectHand(hand + 1); } else togglePlay();
+    } else move(1);
+  }, 700);
+}
+
+async function init() {
+  data = await GR.api(`/api/games/${gameId}/replay`);
+  $("title").textContent = `Replay: ${data.names.join(" vs ")}`;
+  $("export").href = `/api/games/${gameId}/record`;
+  $("hand").innerHTML = data.hands.map((h, i) => `<option value="${i}">${h.hand}: ${h.explain ? h.explain.split(":")[0].slice(0, 40) : ""}</option>`).join("");
+  $("hand").onchange = () => selectHand(+$("hand").value);
+  $("first").onclick = () => { step = 0; show(); };
+  $("last").onclick = () => { step = data.hands[hand].frames.length - 1; show(); };
+  $("prev").onclick = () => move(-1);
+  $("next").onclick = () => move(1);
+  $("play").onclick = togglePlay;
+  $("step").oninput = () => { step = +$("step").value; show(); };
+  $("final").innerHTML = data.final.explain.map((l) => `<li>${GR.esc(l)}</li>`).join("");
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowLeft") move(-1);
+    else if (e.key === "ArrowRight") move(1);
+    else if (e.key === " ") { togglePlay(); e.preventDefault(); }
+    else if (e.key === "Home") { step = 0; show(); }
+    else if (e.key === "End") { step = data.hands[hand].frames.length - 1; show(); }
+  });
+  selectHand(0);
+}
+init().catch((e) => { $("error").textContent = e.message; });

@@ -1,0 +1,215 @@
+"""The web app's HTTP API: creating games, tokens, errors that change nothing, history, replay, resume."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+
+from ginrummy.rules import RULE_NAMES  # noqa: E402
+from ginrummy.web import autoplay  # noqa: E402
+from ginrummy.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "games.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    app = create_app(db, computer_delay=0, compute="thread")
+    with TestClient(app) as c:
+        yield c
+
+
+def new_game(client: TestClient, **body: Any) -> tuple[str, dict[str, str]]:
+    r = client.post("/api/games", json={"opponent": "simple", **body})
+    assert r.status_code == 201, r.text
+    g = r.json()
+    return g["id"], {"X-Seat-Token": g["token"]}
+
+
+def state(client: TestClient, gid: str, headers: dict[str, str]) -> dict[str, Any]:
+    r = client.get(f"/api/games/{gid}/state", headers=headers)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def wait_my_move(client: TestClient, gid: str, headers: dict[str, str], timeout: float = 10) -> dict[str, Any]:
+    """Poll until it is this seat's move (the computer plays in the background)."""
+    end = time.monotonic() + timeout
+    while True:
+        s = state(client, gid, headers)
+        if autoplay.respond(s) is not None or s["game"]["status"] == "finished":
+            return s
+        assert time.monotonic() < end, "the computer never answered"
+        time.sleep(0.01)
+
+
+def play_rest(client: TestClient, gid: str, headers: dict[str, str], max_steps: int = 3000) -> dict[str, Any]:
+    """Play the seat with the scripted person over plain HTTP until the game is over."""
+    for _ in range(max_steps):
+        s = wait_my_move(client, gid, headers)
+        if s["game"]["status"] == "finished":
+            return s
+        msg = autoplay.respond(s)
+        assert msg is not None
+        path = {"action": "actions", "auto": "auto", "next": "next"}[msg["type"]]
+        r = client.post(f"/api/games/{gid}/{path}", json=msg, headers=headers)
+        assert r.status_code == 200, r.text
+    raise AssertionError("game did not finish")
+
+
+def test_options_list_every_rule_and_strength(client: TestClient) -> None:
+    o = client.get("/api/options").json()
+    assert {r["name"] for r in o["rules"]} == set(RULE_NAMES)
+    assert {"classic", "online", "app"} <= set(o["presets"])
+    assert "simple" in o["strengths"] and "expert" in o["strengths"]
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    for path in ("/", "/table/abc", "/history", "/replay/abc", "/rules", "/static/table.js", "/static/common.js"):
+        assert client.get(path).status_code == 200, path
+
+
+def test_state_needs_the_seat_token(client: TestClient) -> None:
+    gid, headers = new_game(client)
+    assert client.get(f"/api/games/{gid}/state").status_code == 403
+    assert client.get(f"/api/games/{gid}/state", headers={"X-Seat-Token": "nope"}).status_code == 403
+    bearer = {"Authorization": "Bearer " + headers["X-Seat-Token"]}
+    assert client.get(f"/api/games/{gid}/state", headers=bearer).status_code == 200
+    # The public view names the players and the score but holds no cards.
+    pub = client.get(f"/api/games/{gid}").json()
+    assert "view" not in pub and pub["names"][1] == "Computer (simple)"
+    s = state(client, gid, headers)
+    assert len(s["view"]["hand"]) == 10 and s["seat"] == 0
+    assert client.get("/api/games/doesnotexist/state", headers=headers).status_code == 404
+
+
+def test_errors_are_clear_and_change_nothing(client: TestClient, db: Path) -> None:
+    gid, headers = new_game(client, rules={"preset": "classic", "overrides": {"first_dealer": "random"}})
+    s = wait_my_move(client, gid, headers)
+    seq = s["seq"]
+
+    def post(body: Any, path: str = "actions") -> Any:
+        return client.post(f"/api/games/{gid}/{path}", json=body, headers=headers)
+
+    r = post({"action": "knock Zz", "seq": seq})
+    assert r.status_code == 400 and r.json()["error"] == "notation"
+    r = post({"action": "done", "seq": seq})
+    assert r.status_code == 409 and r.json()["error"] == "illegal" and r.json()["rule"]
+    r = post({"action": s["view"]["legal"][0]})
+    assert r.status_code == 400 and "seq" in r.json()["message"]
+    r = post({"action": s["view"]["legal"][0], "seq": seq - 1})
+    assert r.status_code == 409 and r.json()["error"] == "stale"
+    r = post([1, 2])
+    assert r.status_code == 400 and r.json()["error"] == "malformed"
+    r = post({"action": 7, "seq": seq})
+    assert r.status_code == 400
+    r = client.post(f"/api/games/{gid}/actions", content=b"{not json", headers=headers)
+    assert r.status_code == 400
+    r = post({"seq": seq}, "auto")
+    assert r.status_code == 409 and r.json()["error"] == "not_layout"
+    after = state(client, gid, headers)
+    assert after["seq"] == seq and after["view"] == s["view"]
+
+
+def test_out_of_turn_is_refused(client: TestClient) -> None:
+    r = client.post("/api/games", json={"opponent": "human"})
+    g = r.json()
+    gid = g["id"]
+    seats = [{"X-Seat-Token": g["token"]}, {"X-Seat-Token": g["invite_token"]}]
+    s0 = state(client, gid, seats[0])
+    waiting = 1 - s0["view"]["current"]
+    s = state(client, gid, seats[waiting])
+    r = client.post(f"/api/games/{gid}/actions", json={"action": "pass", "seq": s["seq"]}, headers=seats[waiting])
+    assert r.status_code == 409 and r.json()["error"] == "not_your_turn"
+    assert state(client, gid, seats[waiting])["seq"] == s["seq"]
+
+
+def test_bad_rules_and_opponents(client: TestClient) -> None:
+    r = client.post("/api/games", json={"opponent": "simple", "rules": {"preset": "classic", "overrides": {"knock_limt": 5}}})
+    assert r.status_code == 400 and r.json()["error"] == "rules" and "knock_limit" in r.json()["message"]
+    r = client.post("/api/games", json={"opponent": "grandmaster"})
+    assert r.status_code == 400
+    r = client.post("/api/games", json={"opponent": "simple", "rules": "nosuch"})
+    assert r.status_code == 400
+
+
+def test_whole_game_history_stats_replay_record(client: TestClient) -> None:
+    gid, headers = new_game(client, names=["Ann"], rules={"preset": "classic", "overrides": {"target": 40}})
+    assert client.get(f"/api/games/{gid}/record").status_code == 403  # secret while playing
+    assert client.get(f"/api/games/{gid}/replay").status_code == 403
+    end = play_rest(client, gid, headers)
+    final = end["game"]["final"]
+    assert final is not None and max(final["totals"]) >= 40 and final["explain"]
+    hist = client.get("/api/history").json()["games"]
+    assert [g["id"] for g in hist] == [gid]
+    stats = client.get("/api/stats").json()
+    ann = next(p for p in stats["players"] if p["name"] == "Ann")
+    comp = next(p for p in stats["players"] if p["computer"])
+    assert ann["games"] == 1 and ann["hands"] == comp["hands"] == hist[0]["hands"] >= 1
+    assert ann["hands_won"] + comp["hands_won"] + ann["dead_hands"] == ann["hands"]
+    assert ann["average_deadwood"] is not None
+    replay = client.get(f"/api/games/{gid}/replay").json()
+    assert len(replay["hands"]) == hist[0]["hands"]
+    first = replay["hands"][0]
+    assert first["frames"][0]["action"] == "deal" and len(first["deck"]) == 52
+    assert first["frames"][-1]["result"] is not None
+    rec = client.get(f"/api/games/{gid}/record")
+    assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
+    assert isinstance(rec.json(), dict)
+
+
+def test_resume_after_restart_replays_without_asking_the_computer(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    app = create_app(db, computer_delay=0, compute="thread")
+    with TestClient(app) as c:
+        gid, headers = new_game(c)
+        for _ in range(6):
+            s = wait_my_move(c, gid, headers)
+            msg = autoplay.respond(s)
+            assert msg is not None
+            path = {"action": "actions", "auto": "auto", "next": "next"}[msg["type"]]
+            assert c.post(f"/api/games/{gid}/{path}", json=msg, headers=headers).status_code == 200
+        before = wait_my_move(c, gid, headers)
+
+    import ginrummy.web.computer as computer
+
+    def refuse(*args: Any) -> int:
+        raise AssertionError("the computer was asked to decide while resuming")
+
+    monkeypatch.setattr(computer, "decide", refuse)
+    app2 = create_app(db, computer_delay=0, compute="inline")
+    with TestClient(app2) as c2:
+        after = state(c2, gid, headers)
+    assert after["view"] == before["view"] and after["seq"] == before["seq"]
+    assert after["game"]["sheet"] == before["game"]["sheet"]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"preset": "online"},
+        {"preset": "app"},
+        {"preset": "classic", "overrides": {"upcard": False, "target": 30}},
+        {"preset": "classic", "overrides": {"straight_gin": True, "target": 10}},
+        {"preset": "classic", "overrides": {"oklahoma": True, "oklahoma_spade_double": True, "target": 30}},
+        {"preset": "classic", "overrides": {"last_chance": True, "throw_back": True, "target": 30}},
+        {"preset": "classic", "overrides": {"hollywood": True, "target": 25}},
+        {"preset": "classic", "overrides": {"next_dealer": "alternate", "knock_limit": 5, "target": 30}},
+    ],
+)
+def test_variants_play_to_the_end(client: TestClient, rules: dict[str, Any]) -> None:
+    if rules["preset"] != "classic":
+        rules = {**rules, "overrides": {"target": 30}}
+    gid, headers = new_game(client, rules=rules, opponent="random")
+    end = play_rest(client, gid, headers)
+    assert end["game"]["status"] == "finished"
+    assert end["game"]["rules"]["preset"] == rules["preset"]

@@ -1,0 +1,152 @@
+"""The per-seat WebSocket: hello with the token, whole games, errors, two tabs, replays, reconnection."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+from fastapi.testclient import TestClient  # noqa: E402
+from starlette.testclient import WebSocketTestSession  # noqa: E402
+
+from ginrummy.web import autoplay  # noqa: E402
+from ginrummy.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(tmp_path / "ws.sqlite3", computer_delay=0, compute="thread")
+    with TestClient(app) as c:
+        yield c
+
+
+def hello(ws: WebSocketTestSession, token: str) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "token": token})
+    msg = ws.receive_json()
+    assert msg["type"] == "state", msg
+    return msg
+
+
+def until(ws: WebSocketTestSession, pred: Any, limit: int = 500) -> dict[str, Any]:
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if pred(msg):
+            return msg
+    raise AssertionError("expected message never came")
+
+
+def play_vs_computer(ws: WebSocketTestSession, first: dict[str, Any], max_messages: int = 20000) -> dict[str, Any]:
+    msg = first
+    for _ in range(max_messages):
+        if msg["type"] == "state" and msg["game"]["status"] == "finished":
+            return msg
+        out = autoplay.respond(msg)
+        if out is not None:
+            ws.send_json(out)
+        msg = ws.receive_json()
+        assert msg["type"] != "error" or msg["error"] == "stale", msg
+    raise AssertionError("game did not finish")
+
+
+def test_bad_hello_is_refused(client: TestClient) -> None:
+    g = client.post("/api/games", json={"opponent": "simple"}).json()
+    with client.websocket_connect(f"/api/ws/{g['id']}") as ws:
+        ws.send_json({"type": "hello", "token": "wrong"})
+        msg = ws.receive_json()
+        assert msg["type"] == "error" and msg["error"] == "forbidden"
+    with client.websocket_connect(f"/api/ws/{g['id']}") as ws:
+        ws.send_json({"type": "action", "action": "pass"})
+        assert ws.receive_json()["error"] == "malformed"
+    with client.websocket_connect("/api/ws/nosuchgame") as ws:
+        ws.send_json({"type": "hello", "token": g["token"]})
+        assert ws.receive_json()["error"] == "not_found"
+
+
+def test_whole_game_against_the_computer(client: TestClient) -> None:
+    g = client.post("/api/games", json={"opponent": "simple", "rules": {"preset": "online", "overrides": {"target": 60}}}).json()
+    with client.websocket_connect(f"/api/ws/{g['id']}") as ws:
+        end = play_vs_computer(ws, hello(ws, g["token"]))
+    final = end["game"]["final"]
+    assert final["winner"] in (0, 1) and final["margin"] > 0 and end["game"]["status"] == "finished"
+    assert len(end["game"]["sheet"]) >= 1
+
+
+def test_malformed_messages_keep_the_socket(client: TestClient) -> None:
+    g = client.post("/api/games", json={"opponent": "simple"}).json()
+    with client.websocket_connect(f"/api/ws/{g['id']}") as ws:
+        s = hello(ws, g["token"])
+        ws.send_text("{oops")
+        assert ws.receive_json()["error"] == "malformed"
+        ws.send_json({"type": "fly"})
+        assert ws.receive_json()["error"] == "malformed"
+        ws.send_json(["action"])
+        assert ws.receive_json()["error"] == "malformed"
+        ws.send_json({"type": "action", "action": "meld Ks", "seq": s["seq"], "ref": 7})
+        err = ws.receive_json()
+        assert err["type"] == "error" and err["ref"] == 7 and err["error"] in ("notation", "illegal", "not_your_turn")
+        ws.send_json({"type": "ping", "ref": 1})
+        assert ws.receive_json() == {"type": "pong", "ref": 1}
+
+
+def test_two_tabs_and_replayed_messages(client: TestClient) -> None:
+    g = client.post("/api/games", json={"opponent": "human"}).json()
+    gid, tokens = g["id"], [g["token"], g["invite_token"]]
+    with (
+        client.websocket_connect(f"/api/ws/{gid}") as a0,
+        client.websocket_connect(f"/api/ws/{gid}") as b0,
+        client.websocket_connect(f"/api/ws/{gid}") as a1,
+    ):
+        hello(a0, tokens[0])
+        hello(b0, tokens[0])
+        hello(a1, tokens[1])
+        # Presence broadcasts may be queued: ask each tab for a fresh state and read up to it.
+        for ws in (a0, b0, a1):
+            ws.send_json({"type": "state"})
+        s = until(a0, lambda m: m["type"] == "state" and all(m["game"]["connected"]))
+        first = s["view"]["current"]
+        tabs = {0: (a0, b0), 1: (a1,)}
+        mover = tabs[first][0]
+        msg = {"type": "action", "action": "pass", "seq": s["seq"]}
+        mover.send_json(msg)
+        after = until(mover, lambda m: m["type"] == "state" and m["seq"] == s["seq"] + 1)
+        # Every tab of both seats sees the new state.
+        for ws in (a0, b0, a1):
+            if ws is not mover:
+                until(ws, lambda m: m["type"] == "state" and m["seq"] == s["seq"] + 1)
+        # The same message again (a replay, or the other tab's late click) is stale and changes nothing.
+        mover.send_json(msg)
+        err = until(mover, lambda m: m["type"] == "error")
+        assert err["error"] in ("stale", "not_your_turn")
+        fresh = until(mover, lambda m: m["type"] == "state") if err["error"] == "stale" else after
+        assert fresh["seq"] == after["seq"]
+
+
+def test_reconnect_resumes_the_same_state(client: TestClient) -> None:
+    g = client.post("/api/games", json={"opponent": "simple"}).json()
+    with client.websocket_connect(f"/api/ws/{g['id']}") as ws:
+        msg = hello(ws, g["token"])
+        for _ in range(40):
+            out = autoplay.respond(msg)
+            if out is not None:
+                ws.send_json(out)
+            msg = ws.receive_json()
+        while autoplay.respond(msg) is None:
+            msg = ws.receive_json()
+    with client.websocket_connect(f"/api/ws/{g['id']}") as ws:
+        again = hello(ws, g["token"])
+    assert again["view"] == msg["view"] and again["seq"] == msg["seq"]
+
+
+def test_hint_answers_from_the_seats_view(client: TestClient) -> None:
+    g = client.post("/api/games", json={"opponent": "simple"}).json()
+    with client.websocket_connect(f"/api/ws/{g['id']}") as ws:
+        msg = hello(ws, g["token"])
+        while autoplay.respond(msg) is None or msg["view"]["phase"] == "over":
+            msg = ws.receive_json()
+        ws.send_json({"type": "hint", "ref": 3})
+        h = until(ws, lambda m: m["type"] == "hint")
+        assert h["ref"] == 3 and h["hints"]
+        assert all(x["action"] in msg["view"]["legal"] for x in h["hints"])
