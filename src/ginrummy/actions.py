@@ -223,16 +223,6 @@ _WORDS: Final = {
     Kind.BIG_GIN: "big gin",
     Kind.DONE: "done",
 }
-_PARSE_WORDS: Final = {
-    "stock": Action(Kind.STOCK),
-    "draw": Action(Kind.STOCK),
-    "pile": Action(Kind.PILE),
-    "take": Action(Kind.PILE),
-    "pass": Action(Kind.PASS),
-    "big gin": Action(Kind.BIG_GIN),
-    "biggin": Action(Kind.BIG_GIN),
-    "done": Action(Kind.DONE),
-}
 
 _CARD_TOKEN = re.compile(r"(10|[2-9atjqk])([shdc♠♥♦♣])", re.IGNORECASE)
 
@@ -265,10 +255,27 @@ def _build_from_int() -> list[Action]:
 
 _FROM_INT: Final = _build_from_int()
 
-STOCK: Final = Action(Kind.STOCK)
-PILE: Final = Action(Kind.PILE)
-PASS: Final = Action(Kind.PASS)
-BIG_GIN: Final = Action(Kind.BIG_GIN)
-DONE: Final = Action(Kind.DONE)
+# Every named action below is the very object of the table, so each action is one object:
+# the engine checks an action it handed out by identity (``a is DONE``) before its rules.
+STOCK: Final = _FROM_INT[STOCK_ID]
+PILE: Final = _FROM_INT[PILE_ID]
+PASS: Final = _FROM_INT[PASS_ID]
+BIG_GIN: Final = _FROM_INT[BIG_GIN_ID]
+DONE: Final = _FROM_INT[DONE_ID]
 DISCARD_ACTIONS: Final = tuple(_FROM_INT[c] for c in range(52))
 KNOCK_ACTIONS: Final = tuple(_FROM_INT[KNOCK_BASE + c] for c in range(52))
+#: The action laying each meld, by meld mask.
+MELD_ACTIONS: Final[dict[int, Action]] = {m: _FROM_INT[MELD_BASE + i] for i, m in enumerate(ALL_MELDS)}
+#: The layoff of card c on target t at index ``c * MAX_LAYOFF_TARGETS + t``.
+LAYOFF_ACTIONS: Final = tuple(_FROM_INT[LAYOFF_BASE:])
+
+_PARSE_WORDS: Final = {
+    "stock": STOCK,
+    "draw": STOCK,
+    "pile": PILE,
+    "take": PILE,
+    "pass": PASS,
+    "big gin": BIG_GIN,
+    "biggin": BIG_GIN,
+    "done": DONE,
+}

@@ -32,16 +32,29 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .actions import BIG_GIN, DISCARD_ACTIONS, DONE, KNOCK_ACTIONS, PASS, PILE, STOCK, Action, Kind
+from .actions import (
+    BIG_GIN,
+    DISCARD_ACTIONS,
+    DONE,
+    KNOCK_ACTIONS,
+    LAYOFF_ACTIONS,
+    MAX_LAYOFF_TARGETS,
+    MELD_ACTIONS,
+    PASS,
+    PILE,
+    STOCK,
+    Action,
+    Kind,
+)
 from .cards import FULL_DECK, Card, card_str, cards_of, mask_value
 from .errors import IllegalActionError, NotationError
 from .melds import (
     arrangements,
     best_arrangement,
     best_defense,
-    can_lay_off,
     deadwood,
     knocker_choice,
+    layoff_targets,
     meld_str,
     melds_in,
     min_deadwood_after_discard,
@@ -268,61 +281,72 @@ class Hand:
         """
         p = self.phase
         seat = self.current
-        if p is Phase.DEAL or p is Phase.OVER:
-            return []
-        if p is Phase.OFFER:
-            return [PILE, PASS]
-        if p is Phase.DRAW:
-            out = [STOCK]
-            if not self.stock_only and self._may_take_pile():
-                out.append(PILE)
-            return out
-        if p is Phase.LAST_CHANCE:
-            top = self.top_discard
-            assert top is not None
-            out = []
-            if self._can_knock_with(self.hands[seat] | 1 << top, 1 << top):
-                out.append(PILE)
-            out.append(PASS)
-            return out
+        # The phases in the order of how often they come up in a hand.
         if p is Phase.DISCARD:
             hand = self.hands[seat]
-            banned = self._no_discard_mask()
-            free = cards_of(hand & ~banned)
-            out = [] if self.must_knock else [DISCARD_ACTIONS[c] for c in free]
-            # Knock: deadwood of the 10 cards left after the face-down discard.
-            if min_deadwood_after_discard(hand) <= self.knock_limit:
-                for c in free:
-                    if deadwood(hand & ~(1 << c)) <= self.knock_limit:
+            taken = self.taken
+            free = hand if taken is None or (self.rules.throw_back and not self.must_knock) else hand & ~(1 << taken)
+            cards = cards_of(free)
+            out = [] if self.must_knock else [DISCARD_ACTIONS[c] for c in cards]
+            # Knock: deadwood of the 10 cards left after the face-down discard. The table
+            # search says at once whether any discard gets there (most turns none does).
+            limit = self.knock_limit
+            if min_deadwood_after_discard(hand) <= limit:
+                for c in cards:
+                    if deadwood(hand & ~(1 << c)) <= limit:
                         out.append(KNOCK_ACTIONS[c])
             if self.rules.big_gin and deadwood(hand) == 0:
                 out.append(BIG_GIN)
             return out
+        if p is Phase.DRAW:
+            if not self.stock_only and self._may_take_pile():
+                return [STOCK, PILE]
+            return [STOCK]
+        if p is Phase.DEAL or p is Phase.OVER:
+            return []
+        if p is Phase.OFFER:
+            return [PILE, PASS]
+        if p is Phase.LAST_CHANCE:
+            top = self.top_discard
+            assert top is not None
+            if self._can_knock_with(self.hands[seat] | 1 << top, 1 << top):
+                return [PILE, PASS]
+            return [PASS]
+        # After a knock: DONE (108) comes before every meld (109 + id) and layoff (438 + ...),
+        # and melds_in gives melds in id order, so each list is built in integer order.
         if p is Phase.LAYOUT:
             rest = self.hands[seat] & ~self._laid_mask(self.knocker_melds)
             limit = self._layout_limit()
-            out = []
-            if mask_value(rest) <= limit:
-                out.append(DONE)
+            out = [DONE] if mask_value(rest) <= limit else []
             for m in melds_in(rest):
                 # A meld is offered only if the rest can still get within the limit.
                 if deadwood(rest & ~m) <= limit:
-                    out.append(Action.lay_meld(m))
-            return _sorted(out)
+                    out.append(MELD_ACTIONS[m])
+            return out
         if p is Phase.DEFENDER_LAYOUT:
             rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
-            return _sorted([DONE] + [Action.lay_meld(m) for m in melds_in(rest)])
+            return [DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)]]
         if p is Phase.LAYOFF:
             out = [DONE]
-            rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
-            for c, _ in self.layoffs:
-                rest &= ~(1 << c)
-            for c in cards_of(rest):
-                for t, meld in enumerate(self.knocker_melds):
-                    if can_lay_off(c, meld, self.laid_on[t]):
-                        out.append(Action.layoff(c, t))
-            return _sorted(out)
+            rest = self._layoff_free(seat)
+            targets = [layoff_targets(m, laid) for m, laid in zip(self.knocker_melds, self.laid_on, strict=True)]
+            reach = 0
+            for x in targets:
+                reach |= x
+            for c in cards_of(rest & reach):
+                for t, x in enumerate(targets):
+                    if x >> c & 1:
+                        # Action.layoff also refuses a fifth target (no ten-card layout has one).
+                        out.append(LAYOFF_ACTIONS[c * MAX_LAYOFF_TARGETS + t] if t < MAX_LAYOFF_TARGETS else Action.layoff(c, t))
+            return out
         raise AssertionError(p)
+
+    def _layoff_free(self, seat: int) -> int:
+        """The defender's cards that may still be laid off: not in its melds, not laid off."""
+        rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
+        for c, _ in self.layoffs:
+            rest &= ~(1 << c)
+        return rest
 
     def _layout_limit(self) -> int:
         """Deadwood the knocker's layout may keep: 0 for gin or big gin, else the knock limit."""
@@ -368,29 +392,82 @@ class Hand:
         raise IllegalActionError(message, rule=rule)
 
     def _legal_fast(self, a: Action) -> bool:
-        """The same answer as ``a in legal_actions()``, without listing them all."""
+        """The same answer as ``a in legal_actions()``, without listing them all.
+
+        Why: ``apply`` checks every action, and building the whole list again for that
+        doubled the engine's cost after a knock. Each kind is checked directly here. An
+        action of a kind the phase never offers cannot equal any legal action, so it is
+        refused at once; an action of the right kind is checked directly only if it is the
+        engine's own object for it (every constructor, ``from_int`` and ``parse`` return
+        those), and any other equal-valued copy takes the list, so the answer is exactly
+        that of ``a in legal_actions()`` for every ``Action``.
+        """
         p = self.phase
         k = a.kind
-        if p is Phase.DISCARD and k is Kind.DISCARD:
+        if p is Phase.DISCARD:
+            if k is Kind.DISCARD or k is Kind.KNOCK:
+                c = a.card
+                if not (0 <= c < 52 and a is (DISCARD_ACTIONS if k is Kind.DISCARD else KNOCK_ACTIONS)[c]):
+                    return a in self.legal_actions()
+                hand = self.hands[self.current]
+                if not hand >> c & 1 or self._no_discard_mask() >> c & 1:
+                    return False
+                if k is Kind.DISCARD:
+                    return not self.must_knock
+                return deadwood(hand & ~(1 << c)) <= self.knock_limit
+            if k is Kind.BIG_GIN:
+                if a is not BIG_GIN:
+                    return a in self.legal_actions()
+                return self.rules.big_gin and deadwood(self.hands[self.current]) == 0
+            return False
+        if p is Phase.DRAW:
+            if k is Kind.STOCK:
+                return a is STOCK or a in self.legal_actions()
+            if k is Kind.PILE:
+                if a is not PILE:
+                    return a in self.legal_actions()
+                return not self.stock_only and self._may_take_pile()
+            return False
+        if p is Phase.OFFER:
+            if k is Kind.PILE or k is Kind.PASS:
+                return a is PILE or a is PASS or a in self.legal_actions()
+            return False
+        if p is Phase.LAST_CHANCE:
+            if k is Kind.PASS:
+                return a is PASS or a in self.legal_actions()
+            if k is Kind.PILE:
+                if a is not PILE:
+                    return a in self.legal_actions()
+                top = self.top_discard
+                assert top is not None
+                return self._can_knock_with(self.hands[self.current] | 1 << top, 1 << top)
+            return False
+        if p is Phase.LAYOUT or p is Phase.DEFENDER_LAYOUT:
+            if k is not Kind.DONE and k is not Kind.MELD:
+                return False
+            if a is not DONE and a is not MELD_ACTIONS.get(a.meld):
+                return a in self.legal_actions()
+            knocker = p is Phase.LAYOUT
+            rest = self.hands[self.current] & ~self._laid_mask(self.knocker_melds if knocker else self.defender_melds)
+            if k is Kind.DONE:
+                return not knocker or mask_value(rest) <= self._layout_limit()
+            m = a.meld
+            if m & rest != m:
+                return False
+            return not knocker or deadwood(rest & ~m) <= self._layout_limit()
+        if p is Phase.LAYOFF:
+            if k is Kind.DONE:
+                return a is DONE or a in self.legal_actions()
+            if k is not Kind.LAYOFF:
+                return False
             c = a.card
-            return (
-                not self.must_knock
-                and 0 <= c < 52
-                and bool(self.hands[self.current] >> c & 1)
-                and not self._no_discard_mask() >> c & 1
-            )
-        if p is Phase.DISCARD and k is Kind.KNOCK:
-            c = a.card
-            hand = self.hands[self.current]
-            return (
-                0 <= c < 52
-                and bool(hand >> c & 1)
-                and not self._no_discard_mask() >> c & 1
-                and deadwood(hand & ~(1 << c)) <= self.knock_limit
-            )
-        if p is Phase.DRAW and k is Kind.STOCK:
-            return True
-        return a in self.legal_actions()
+            t = a.target
+            if not (0 <= c < 52 and 0 <= t < MAX_LAYOFF_TARGETS and a is LAYOFF_ACTIONS[c * MAX_LAYOFF_TARGETS + t]):
+                return a in self.legal_actions()
+            if t >= len(self.knocker_melds) or not self._layoff_free(self.current) >> c & 1:
+                return False
+            return bool(layoff_targets(self.knocker_melds[t], self.laid_on[t]) >> c & 1)
+        return False
 
     def _why_illegal(self, a: Action) -> tuple[str, str]:
         """(message, rule) for an action that ``_legal_fast`` refused. Off the hot path."""
@@ -546,13 +623,17 @@ class Hand:
         >>> h.apply('pass').seat, h.current
         (0, 1)
         """
-        if isinstance(action, str):
-            action = Action.parse(action)
-        elif isinstance(action, int) and not isinstance(action, bool):
-            action = Action.from_int(action)
-        elif not isinstance(action, Action):
-            raise NotationError(f"not an action: {action!r}")
-        self.verify(action, seat)
+        if not isinstance(action, Action):
+            if isinstance(action, str):
+                action = Action.parse(action)
+            elif isinstance(action, int) and not isinstance(action, bool):
+                action = Action.from_int(action)
+            else:
+                raise NotationError(f"not an action: {action!r}")
+        if seat is not None and seat != self.current and self.phase is not Phase.OVER:
+            self.verify(action, seat)  # raises the turn error
+        if not self._legal_fast(action):
+            self.verify(action)  # raises with the rule and its numbers
         return self._do(action)
 
     def _do(self, a: Action) -> Step:
@@ -787,10 +868,6 @@ class Hand:
 def _cards_text(mask: int) -> str:
     cards = cards_of(mask)
     return " ".join(card_str(c) for c in cards) + (" is" if len(cards) == 1 else " are")
-
-
-def _sorted(actions: list[Action]) -> list[Action]:
-    return sorted(actions, key=int)
 
 
 def new_hand(rules: Rules, dealer: int, deck: Sequence[Card] | None = None, seed: int | None = None) -> Hand:

@@ -45,6 +45,9 @@ def _all_melds() -> list[int]:
 ALL_MELDS: Final[tuple[int, ...]] = tuple(_all_melds())
 MELD_INDEX: Final[dict[int, int]] = {m: i for i, m in enumerate(ALL_MELDS)}
 
+#: The four cards of rank 0 (ace); shift left by a rank for that rank's cards.
+_RANK_MASK: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+
 
 def is_meld(mask: int) -> bool:
     """True for a set of 3-4 cards of one rank or a run of 3+ cards of one suit (ace low).
@@ -57,7 +60,15 @@ def is_meld(mask: int) -> bool:
 
 
 def is_set(mask: int) -> bool:
-    """True for a meld of one rank."""
+    """True for a meld of one rank (three or more cards, all of one rank).
+
+    Bit arithmetic on the mask rather than a card list: the layoff checks after a knock
+    ask this for every (card, meld) pair. Masks outside 0..2**52 take the card-list path,
+    which gives the same answer for any mask.
+    """
+    if 0 < mask < 1 << 52:
+        low = (mask & -mask).bit_length() - 1
+        return mask.bit_count() >= 3 and not mask & ~(_RANK_MASK << (low % 13))
     cards = cards_of(mask)
     return len(cards) >= 3 and len({c % 13 for c in cards}) == 1
 
@@ -136,8 +147,6 @@ def _build_removal_tables() -> tuple[list[int], list[int], list[int]]:
 
 
 _RUN_DEAD_MINUS_ONE, _DISCARD_GAIN, _DISCARD_CARDS = _build_removal_tables()
-
-_RANK_MASK: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
 def _set_options(mask: int, rank: int) -> list[int]:
@@ -553,9 +562,70 @@ def deadwood_cards(mask: int, melds: Sequence[int]) -> int:
 # Knockers' arrangements.
 
 
+def _build_meld_lookups() -> tuple[dict[int, tuple[int, ...]], list[tuple[int, ...]]]:
+    """The tables behind ``melds_in``: the sets inside each rank's cards, and the runs inside
+    each 13-bit suit mask, both in meld-id order.
+
+    The sets map every combination of three or four cards of one rank (65 keys) to the sets
+    it holds; the runs of a suit mask are its (start, end) pairs with start slowest, as in
+    ``ALL_MELDS``. Most suit masks hold no run and share the empty tuple.
+    """
+    sets: dict[int, tuple[int, ...]] = {}
+    for rank in range(13):
+        four = _RANK_MASK << rank
+        sets[four] = tuple(m for m in ALL_MELDS[:65] if m & four == m)
+        for suit in range(4):
+            three = four & ~(1 << (suit * 13 + rank))
+            sets[three] = (three,)
+    runs: list[tuple[int, ...]] = [()] * (1 << 13)
+    for m in range(1 << 13):
+        if m & m >> 1 & m >> 2:
+            found = []
+            for start in range(13):
+                for end in range(start + 3, 14):
+                    run = ((1 << (end - start)) - 1) << start
+                    if run & m == run:
+                        found.append(run)
+            runs[m] = tuple(found)
+    return sets, runs
+
+
+_SETS_IN, _RUNS_IN = _build_meld_lookups()
+
+
 def melds_in(mask: int) -> list[int]:
-    """Every meld whose cards are all in the mask, in meld-id order."""
-    return [m for m in ALL_MELDS if m & mask == m]
+    """Every meld whose cards are all in the mask, in meld-id order.
+
+    Why not a scan of the 329 melds: the layout phases ask this at every action. Sets come
+    first in meld-id order (ranks ascending), then runs by suit; the ranks holding three or
+    more cards and each suit's runs come from tables, so a ten-card hand costs a few look-ups.
+
+    >>> from ginrummy.cards import CardSet
+    >>> [str(CardSet(m)) for m in melds_in(CardSet.parse('7s 7h 7d 5h 6h 8h Kc').mask)]
+    ['7s 7h 7d', '5h 6h 7h', '5h 6h 7h 8h', '6h 7h 8h']
+    """
+    s0 = mask & SUIT_MASK
+    s1 = mask >> 13 & SUIT_MASK
+    s2 = mask >> 26 & SUIT_MASK
+    s3 = mask >> 39 & SUIT_MASK
+    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    out: list[int] = []
+    while t:
+        low = t & -t
+        t ^= low
+        out.extend(_SETS_IN[mask & _RANK_MASK * low])
+    runs = _RUNS_IN
+    out.extend(runs[s0])
+    r = runs[s1]
+    if r:
+        out.extend([x << 13 for x in r])
+    r = runs[s2]
+    if r:
+        out.extend([x << 26 for x in r])
+    r = runs[s3]
+    if r:
+        out.extend([x << 39 for x in r])
+    return out
 
 
 def arrangements(mask: int, limit: int) -> list[tuple[int, list[int]]]:
@@ -589,6 +659,10 @@ def arrangements(mask: int, limit: int) -> list[tuple[int, list[int]]]:
     return out
 
 
+#: Whether each meld of ``ALL_MELDS`` is a set (True) or a run (False).
+_MELD_IS_SET: Final[dict[int, bool]] = {m: i < 65 for i, m in enumerate(ALL_MELDS)}
+
+
 def layoff_targets(meld: int, laid: int = 0) -> int:
     """Cards that could be laid off on a meld now (given cards already laid off on it).
 
@@ -599,6 +673,19 @@ def layoff_targets(meld: int, laid: int = 0) -> int:
     '3h 7h'
     """
     full = meld | laid
+    kind = _MELD_IS_SET.get(meld)
+    if kind is not None and full > 0:
+        # A meld from the table (the usual case): no card lists, just the end bits.
+        if kind:
+            return (_RANK_MASK << (((meld & -meld).bit_length() - 1) % 13)) & ~full
+        lo = (full & -full).bit_length() - 1
+        hi = full.bit_length() - 1
+        out = 0
+        if lo % 13 > 0:
+            out |= 1 << (lo - 1)
+        if hi % 13 < 12:
+            out |= 1 << (hi + 1)
+        return out
     if is_set(meld):
         rank = cards_of(meld)[0] % 13
         return (_RANK_MASK << rank) & ~full
