@@ -132,6 +132,14 @@ def _pages(have_rules_page: bool) -> APIRouter:
     async def index() -> Response:
         return _page("index.html")
 
+    @r.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        svg = (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="4" y="2" width="22" height="28" rx="3" '
+            'fill="#fffdf8" stroke="#555"/><text x="15" y="23" font-size="18" text-anchor="middle" fill="#c8102e">♥</text></svg>'
+        )
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
+
     @r.get("/table/{game_id}", include_in_schema=False)
     async def table(game_id: str) -> Response:
         return _page("table.html")

@@ -301,16 +301,23 @@ function renderHandEnd(msg, nm) {
   const v = msg.view, g = msg.game;
   const box = $("handend");
   if (v.phase !== "over") { box.classList.add("hidden"); return; }
+  const wasHidden = box.classList.contains("hidden");
   box.classList.remove("hidden");
+  if (wasHidden) box.scrollIntoView({ block: "nearest" });
   const r = v.result;
   const titles = { knock: "Knock", undercut: "Undercut!", gin: "Gin!", big_gin: "Big gin!", dead: "Dead hand" };
   $("handend-title").textContent = `Hand ${g.hand_no}: ${titles[r.kind]}` + (r.winner !== null ? ` · ${nm[r.winner]} ${r.winner === msg.seat && nm[r.winner] === "You" ? "score" : "scores"} ${r.points}` : "");
-  $("explain").textContent = (msg.explain || "").replace(/You's/g, "your");
+  $("explain").textContent = youGrammar(msg.explain || "");
   $("handend-layout").innerHTML = v.knocker !== null ? layoutHTML(v, nm) : "";
   const next = $("next");
   next.classList.toggle("hidden", g.status === "finished");
   next.disabled = g.ready[msg.seat];
   $("next-wait").textContent = g.ready[msg.seat] && !g.ready[1 - msg.seat] ? `Waiting for ${g.names[1 - msg.seat]}…` : "";
+}
+
+function youGrammar(text) {
+  // The engine writes "<name> scores"; with the name "You" that needs the plain verb.
+  return text.replace(/You's/g, "your").replace(/\bYou scores\b/g, "You score").replace(/\bYou wins\b/g, "You win");
 }
 
 function renderSheet(g, nm) {

@@ -1,0 +1,225 @@
+"""End-to-end: a real Chromium plays through the pages by clicking, against a real server.
+
+Debian's ``/usr/bin/chromium`` is driven by Playwright (it cannot download its own browser here).
+The server is ``ginrummy serve`` on a free loopback port with its own database file.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SHOTS = Path(os.environ["GINRUMMY_SHOTS"]) if os.environ.get("GINRUMMY_SHOTS") else None
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)"
+    ),
+]
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    db = tmp_path_factory.mktemp("e2e") / "e2e.sqlite3"
+    cmd = [sys.executable, "-m", "ginrummy.cli", "serve", "--port", str(port), "--db", str(db)]
+    cmd += ["--computer-delay", "0.05", "--compute", "thread"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(base + "/api/options", timeout=1).read()
+                break
+            except OSError:
+                if proc.poll() is not None:
+                    raise RuntimeError("server died: " + (proc.stderr.read().decode() if proc.stderr else "")) from None
+                time.sleep(0.05)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+def shot(page: object, name: str) -> None:
+    if SHOTS is not None:
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)  # type: ignore[attr-defined]
+
+
+def start_game(page: object, base: str, opponent: str = "simple") -> None:
+    page.goto(base + "/")  # type: ignore[attr-defined]
+    page.wait_for_selector("#opponent option[value='simple']", state="attached")  # type: ignore[attr-defined]
+    page.select_option("#opponent", opponent)  # type: ignore[attr-defined]
+    page.click("#start")  # type: ignore[attr-defined]
+
+
+def hand_cards(page: object) -> list[str]:
+    return page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)")  # type: ignore[attr-defined,no-any-return]
+
+
+def click_turn(page: object) -> bool:
+    """Make one move by clicking, as a person would; False when there is nothing to do now."""
+    if page.is_visible("#handend"):  # type: ignore[attr-defined]
+        return False
+    actions = page.eval_on_selector_all("#actions button", "els => els.map(e => e.dataset.action)")  # type: ignore[attr-defined]
+    discarding = page.evaluate("state && state.view.current === state.seat && state.view.phase === 'discard'")  # type: ignore[attr-defined]
+    if not actions and not discarding:
+        return False
+    for name in ("gin", "big-gin", "knock", "auto"):
+        if name in actions:
+            page.click(f"#actions button[data-action='{name}']")  # type: ignore[attr-defined]
+            return True
+    if "pass" in actions:
+        page.click("#actions button[data-action='pass']")  # type: ignore[attr-defined]
+        return True
+    if "stock" in actions:
+        page.click("#stock-box")  # type: ignore[attr-defined]
+        return True
+    # Discard: click a card outside the melds (no meld bar), the highest first, then Discard.
+    cards = page.eval_on_selector_all(  # type: ignore[attr-defined]
+        "#my-hand .card", "els => els.map(e => [e.dataset.card, !!e.querySelector('.meldbar')])"
+    )
+    order = "A23456789TJQK"
+    loose = sorted((c for c, melded in cards if not melded), key=lambda c: -order.index(c[0]))
+    for card in loose + [c for c, _ in cards]:
+        page.click(f"#my-hand .card[data-card='{card}']")  # type: ignore[attr-defined]
+        if page.is_visible("#actions button[data-action='discard']"):  # type: ignore[attr-defined]
+            page.click("#actions button[data-action='discard']")  # type: ignore[attr-defined]
+            return True
+    return False
+
+
+def wait_change(page: object, before: int, timeout: float = 10) -> None:
+    """Wait until the page shows a newer state than ``before`` (the events count or hand end)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if page.is_visible("#handend") or log_len(page) != before:  # type: ignore[attr-defined]
+            return
+        page.wait_for_timeout(20)  # type: ignore[attr-defined]
+
+
+def log_len(page: object) -> int:
+    return int(page.evaluate("state ? state.seq : -1"))  # type: ignore[attr-defined]
+
+
+def play_until_hand_end(pages: list[object], max_moves: int = 400) -> None:
+    for _ in range(max_moves):
+        if all(p.is_visible("#handend") for p in pages):  # type: ignore[attr-defined]
+            return
+        acted = False
+        for p in pages:
+            before = log_len(p)
+            if click_turn(p):
+                acted = True
+                wait_change(p, before)
+        if not acted:
+            pages[0].wait_for_timeout(30)  # type: ignore[attr-defined]
+    raise AssertionError("the hand did not end")
+
+
+def test_play_a_whole_hand_by_clicking(server: str, browser: object) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    start_game(page, server)
+    page.wait_for_selector("#my-hand .card")
+    assert len(hand_cards(page)) == 10
+    shot(page, "table-start")
+    page.click("#arrange")
+    page.wait_for_timeout(50)
+    assert page.inner_text("#deadwood").startswith("Deadwood")
+    play_until_hand_end([page])
+    text = page.inner_text("#explain")
+    assert any(w in text for w in ("knocked", "gin", "undercut", "Dead hand")), text
+    shot(page, "hand-end")
+    assert "Hand" in page.inner_text("#sheet") and not errors
+    # The next hand is dealt by clicking Next hand.
+    page.click("#next")
+    page.wait_for_function("state && state.game.hand_no === 2")
+    assert len(hand_cards(page)) in (10, 11)
+    page.close()
+
+
+def test_reload_mid_hand_and_continue(server: str, browser: object) -> None:
+    page = browser.new_page()  # type: ignore[attr-defined]
+    start_game(page, server, "random")
+    page.wait_for_selector("#my-hand .card")
+    for _ in range(6):
+        before = log_len(page)
+        if click_turn(page):
+            wait_change(page, before)
+        else:
+            page.wait_for_timeout(60)
+    page.wait_for_timeout(300)  # let the computer finish its turn
+    seq, cards, turn = log_len(page), sorted(hand_cards(page)), page.inner_text("#turn")
+    page.reload()
+    page.wait_for_function(f"state && state.seq === {seq}")
+    assert sorted(hand_cards(page)) == cards
+    assert page.inner_text("#turn") == turn
+    play_until_hand_end([page])
+    page.close()
+
+
+def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
+    ctx_a = browser.new_context()  # type: ignore[attr-defined]
+    ctx_b = browser.new_context()  # type: ignore[attr-defined]
+    a = ctx_a.new_page()
+    start_game(a, server, "human")
+    a.wait_for_selector("#invite-url")
+    link = a.input_value("#invite-url")
+    assert "/table/" in link and "#t=" in link
+    a.click("#go")
+    b = ctx_b.new_page()
+    b.goto(link)
+    for p in (a, b):
+        p.wait_for_selector("#my-hand .card")
+        p.wait_for_function("state && state.game.connected[0] && state.game.connected[1]")
+    # Each sees only their own ten cards, and the other's as backs.
+    assert set(hand_cards(a)).isdisjoint(hand_cards(b))
+    assert a.eval_on_selector_all("#opp-hand .card[data-card]", "els => els.length") == 0
+    play_until_hand_end([a, b])
+    shot(b, "friend-hand-end")
+    assert a.inner_text("#explain") and a.inner_text("#explain") == b.inner_text("#explain").replace(
+        "Player 2", "Player 2"
+    )
+    a.click("#next")
+    b.wait_for_selector("#next-wait", state="attached")
+    b.click("#next")
+    for p in (a, b):
+        p.wait_for_function("state && state.game.hand_no === 2")
+    ctx_a.close()
+    ctx_b.close()
