@@ -334,6 +334,9 @@ class GameService:
     def disconnect(self, room: Room, conn: Connection) -> None:
         room.connections[conn.seat].discard(conn)
         self.broadcast(room)
+        if room.match.is_over and not any(room.connections):
+            # A finished game takes no more actions, so dropping it cannot split its log; it reloads on demand.
+            self.rooms.pop(room.row.id, None)
 
     def broadcast(self, room: Room, ref: tuple[Connection, Any] | None = None) -> None:
         """Queue each seat's own state to each of its connections (two tabs see the same)."""

@@ -70,7 +70,7 @@ async function init() {
   $("empty").classList.toggle("hidden", d.games.length > 0);
   const pct = (a, b) => (b ? Math.round((100 * a) / b) + "%" : "–");
   $("players").innerHTML = `<tr><th>Player</th><th class="num">Games</th><th class="num">Won</th><th class="num">Hands</th><th class="num">Hands won</th>
-    <th class="num">Knocks</th><th class="num">Gins</th><th class="num">Undercuts</th><th class="num">Undercut</th><th class="num">Avg deadwood</th><th class="num">Best</th><th class="num">Worst</th></tr>` +
+    <th class="num">Knocks</th><th class="num">Gins</th><th class="num">Undercuts made</th><th class="num">Was undercut</th><th class="num">Avg deadwood</th><th class="num">Best</th><th class="num">Worst</th></tr>` +
     d.players.map((p) => `<tr><td>${GR.esc(p.name)}</td><td class="num">${p.games}</td><td class="num">${p.games_won} (${pct(p.games_won, p.games)})</td>
       <td class="num">${p.hands}</td><td class="num">${p.hands_won} (${pct(p.hands_won, p.hands)})</td><td class="num">${p.knocks}</td><td class="num">${p.gins + p.big_gins}</td>
       <td class="num">${p.undercuts}</td><td class="num">${p.undercut_against}</td><td class="num">${p.average_deadwood ?? "–"}</td>

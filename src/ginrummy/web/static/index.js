@@ -10,7 +10,7 @@ const LABELS = {
   oklahoma_spade_double: "Oklahoma: spade upcard doubles", oklahoma_extra_boxes: "Oklahoma: extra boxes",
   target: "Game target", game_bonus: "Game bonus", box_bonus: "Box bonus (per hand won)", shutout: "Shutout",
   shutout_bonus: "Shutout game bonus", first_dealer: "First dealer", next_dealer: "Next dealer",
-  hollywood: "Hollywood scoring (three games)", team_target: "Team target (4 players)", team_bonuses: "Team bonuses (4 players)",
+  hollywood: "Hollywood scoring (three games)", repetition_limit: "Dead hand when a position repeats (times)", team_target: "Team target (4 players)", team_bonuses: "Team bonuses (4 players)",
 };
 const HIDDEN = new Set(["team_target", "team_bonuses"]);  // 4-player options: not used by a 2-player table
 let options = null;

@@ -145,6 +145,10 @@ function render(msg) {
   if (v.knock_discard) $("knockcard").appendChild(GR.cardEl(v.knock_discard));
   $("laid").innerHTML = v.knocker !== null && v.phase !== "over" ? layoutHTML(v, nm) : "";
 
+  // What the other player just did, so a person can follow the computer's moves.
+  const last = g.last;
+  $("last").textContent = last && last.seat === opp ? `${g.names[opp]}: ${describeLast(last.action, v)}` : "";
+
   // Turn banner.
   const turn = $("turn");
   const mine = v.current === me;
@@ -166,6 +170,18 @@ function render(msg) {
   $("log").scrollTop = 1e6;
   if (!mine) $("hints").classList.add("hidden");
   renderFinal(g, nm);
+}
+
+function describeLast(action, v) {
+  if (action === "stock") return "drew from the stock";
+  if (action === "pile") return "took from the pile";
+  if (action === "pass") return "passed";
+  if (action === "knock") return "knocked";
+  if (action === "done") return "done";
+  if (action.startsWith("meld ")) return "laid a meld";
+  if (action.startsWith("layoff ")) return "laid off " + GR.label(action.split(" ")[1]);
+  if (/^[A2-9TJQK][shdc]$/.test(action)) return "discarded " + GR.label(action);
+  return action;
 }
 
 function targetOf(g) {
@@ -340,7 +356,8 @@ function renderFinal(g, nm) {
   box.classList.remove("hidden");
   const f = g.final;
   const win = f.winner === null ? "A tie" : f.winner === state.seat ? "You win!" : `${g.names[f.winner]} wins`;
-  $("final-title").textContent = `${win} ${f.totals[0]} to ${f.totals[1]}` + (f.winner !== null ? `, by ${f.margin}` : "");
+  const w = f.winner === null ? 0 : f.winner;
+  $("final-title").textContent = `${win} ${f.totals[w]} to ${f.totals[1 - w]}` + (f.winner !== null ? `, by ${f.margin}` : "");
   const line = (label, key) => `<tr><td>${label}</td><td class="num">${f[key][0]}</td><td class="num">${f[key][1]}</td></tr>`;
   $("final-table").innerHTML = `<tr><th></th><th class="num">${GR.esc(nm[0])}</th><th class="num">${GR.esc(nm[1])}</th></tr>` +
     line("Points from hands", "points") + line("Hands won", "hands_won") + line("Game bonus", "game_bonus") +
