@@ -28,8 +28,8 @@ the stock from the top. Without an upcard the non-dealer's 11th card is ``deck[2
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from .actions import (
@@ -46,7 +46,7 @@ from .actions import (
     Action,
     Kind,
 )
-from .cards import FULL_DECK, Card, card_str, cards_of, mask_value
+from .cards import FULL_DECK, Card, card_str, cards_of
 from .errors import IllegalActionError, NotationError
 from .melds import (
     arrangements,
@@ -58,6 +58,7 @@ from .melds import (
     meld_str,
     melds_in,
     min_deadwood_after_discard,
+    points,
 )
 from .observation import SeatView, observe
 from .rules import Rules
@@ -105,6 +106,50 @@ class Step:
     action: Action
     #: The card drawn from the stock (hidden from the other seat), or -1.
     drawn: int = -1
+
+
+def _build_step_maker() -> Callable[[int, Action, int], Step]:
+    """``make(seat, action, drawn)``: a new Step through its slot descriptors.
+
+    Why: one Step per action, and a frozen dataclass's ``__init__`` (``object.__setattr__``
+    by name) costs about twice as much as calling the three descriptors directly.
+    """
+    names = ("seat", "action", "drawn")
+    if tuple(f.name for f in fields(Step)) != names:
+        return Step
+    new = object.__new__
+    s0, s1, s2 = (Step.__dict__[name].__set__ for name in names)
+
+    def make(seat: int, action: Action, drawn: int) -> Step:
+        step: Step = new(Step)
+        s0(step, seat)
+        s1(step, action)
+        s2(step, drawn)
+        return step
+
+    return make
+
+
+_make_step = _build_step_maker()
+
+
+def _build_discard_tables() -> list[list[tuple[Action, ...]]]:
+    """Per suit, the discard actions of each 13-bit suit mask, lowest card first.
+
+    Why: a discard turn lists about eleven discards, and four look-ups and one list are
+    an order of magnitude cheaper than turning the hand into cards and cards into actions.
+    """
+    tables = []
+    for suit in range(4):
+        row: list[tuple[Action, ...]] = [()] * (1 << 13)
+        for m in range(1, 1 << 13):
+            low = m & -m
+            row[m] = (DISCARD_ACTIONS[suit * 13 + low.bit_length() - 1], *row[m ^ low])
+        tables.append(row)
+    return tables
+
+
+_DISCARDS_IN_SUIT = _build_discard_tables()
 
 
 @dataclass
@@ -231,7 +276,7 @@ class Hand:
 
     def knocker_deadwood(self) -> int:
         assert self.knocker is not None
-        return mask_value(self.hands[self.knocker] & ~self._laid_mask(self.knocker_melds))
+        return points(self.hands[self.knocker] & ~self._laid_mask(self.knocker_melds))
 
     def defender_deadwood(self) -> int:
         d = self.defender
@@ -239,7 +284,7 @@ class Hand:
         laid = self._laid_mask(self.defender_melds)
         for c, _ in self.layoffs:
             laid |= 1 << c
-        return mask_value(self.hands[d] & ~laid)
+        return points(self.hands[d] & ~laid)
 
     def _can_knock_with(self, hand: int, exclude: int) -> bool:
         """Some discard (not in ``exclude``) leaves deadwood within the limit, or big gin."""
@@ -286,13 +331,16 @@ class Hand:
             hand = self.hands[seat]
             taken = self.taken
             free = hand if taken is None or (self.rules.throw_back and not self.must_knock) else hand & ~(1 << taken)
-            cards = cards_of(free)
-            out = [] if self.must_knock else [DISCARD_ACTIONS[c] for c in cards]
+            if self.must_knock:
+                out = []
+            else:
+                d = _DISCARDS_IN_SUIT
+                out = [*d[0][free & 8191], *d[1][free >> 13 & 8191], *d[2][free >> 26 & 8191], *d[3][free >> 39]]
             # Knock: deadwood of the 10 cards left after the face-down discard. The table
             # search says at once whether any discard gets there (most turns none does).
             limit = self.knock_limit
             if min_deadwood_after_discard(hand) <= limit:
-                for c in cards:
+                for c in cards_of(free):
                     if deadwood(hand & ~(1 << c)) <= limit:
                         out.append(KNOCK_ACTIONS[c])
             if self.rules.big_gin and deadwood(hand) == 0:
@@ -317,7 +365,7 @@ class Hand:
         if p is Phase.LAYOUT:
             rest = self.hands[seat] & ~self._laid_mask(self.knocker_melds)
             limit = self._layout_limit()
-            out = [DONE] if mask_value(rest) <= limit else []
+            out = [DONE] if points(rest) <= limit else []
             for m in melds_in(rest):
                 # A meld is offered only if the rest can still get within the limit.
                 if deadwood(rest & ~m) <= limit:
@@ -450,7 +498,7 @@ class Hand:
             knocker = p is Phase.LAYOUT
             rest = self.hands[self.current] & ~self._laid_mask(self.knocker_melds if knocker else self.defender_melds)
             if k is Kind.DONE:
-                return not knocker or mask_value(rest) <= self._layout_limit()
+                return not knocker or points(rest) <= self._layout_limit()
             m = a.meld
             if m & rest != m:
                 return False
@@ -557,7 +605,7 @@ class Hand:
             limit = self._layout_limit()
             what = "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
             if k is Kind.DONE:
-                return f"cannot finish the layout: deadwood {mask_value(rest)} is left and {what}", "layout"
+                return f"cannot finish the layout: deadwood {points(rest)} is left and {what}", "layout"
             if k is Kind.MELD:
                 missing = a.meld & ~rest
                 if missing:
@@ -724,7 +772,7 @@ class Hand:
                 self.laid_on[a.target] |= 1 << a.card
             else:
                 self._score()
-        step = Step(seat, a, drawn)
+        step = _make_step(seat, a, drawn)
         self.history.append(step)
         return step
 

@@ -79,6 +79,37 @@ def _build_maker() -> Callable[..., SeatView]:
 
 _make_view = _build_maker()
 
+_EVENT_FIELDS = ("seat", "kind", "card", "meld", "target")
+
+
+def _build_event_maker() -> Callable[[int, Kind, int, int, int], Event]:
+    """``make(seat, kind, card, meld, target)``: a new Event through its slot descriptors.
+
+    Why: the view builder makes an event per step, and a frozen dataclass's ``__init__``
+    (``object.__setattr__`` by name) costs about twice as much. Falls back to ``Event`` if
+    its fields change.
+    """
+    if tuple(f.name for f in fields(Event)) != _EVENT_FIELDS or not hasattr(Event, "__slots__"):
+        return Event
+    new = object.__new__
+    s0, s1, s2, s3, s4 = (Event.__dict__[name].__set__ for name in _EVENT_FIELDS)
+
+    def make(seat: int, kind: Kind, card: int, meld: int, target: int) -> Event:
+        e: Event = new(Event)
+        s0(e, seat)
+        s1(e, kind)
+        s2(e, card)
+        s3(e, meld)
+        s4(e, target)
+        return e
+
+    return make
+
+
+_make_event = _build_event_maker()
+#: Per seat, what the other seat sees of its stock draw and of its knock: no card.
+_HIDDEN = tuple((Event(seat, Kind.STOCK, -1), Event(seat, Kind.KNOCK, -1)) for seat in (0, 1))
+
 
 class ViewBuilder:
     """Each seat's view of one hand, built incrementally; equal to ``observe(hand, seat)``.
@@ -90,32 +121,56 @@ class ViewBuilder:
     uses ``observe`` itself.
     """
 
-    __slots__ = ("hand", "scores", "_events", "_done")
+    __slots__ = ("hand", "scores", "_events", "_done", "_tuples")
 
     def __init__(self, hand: Hand, scores: tuple[int, int] = (0, 0)) -> None:
         self.hand = hand
         self.scores = scores
         self._events: tuple[list[Event], list[Event]] = ([], [])
-        self._done = [0, 0]
+        self._done = 0
+        self._tuples: list[tuple[Event, ...] | None] = [(), ()]
 
     def _sync(self, seat: int) -> tuple[Event, ...]:
+        """The seat's events as a tuple, extended with the steps played since the last call.
+
+        Both seats are brought up to date at once: a public step gives one event that both
+        lists share (events are immutable), and only a stock draw or a knock, whose card one
+        seat may not see, gives each seat its own. The tuple is kept until the next step.
+        """
         history = self.hand.history
-        done = self._done[seat]
-        events = self._events[seat]
-        if done < len(history):
-            for step in history[done:]:
+        n = len(history)
+        if self._done < n:
+            mine0, mine1 = self._events
+            make = _make_event
+            for step in history[self._done :]:
                 a = step.action
                 k = a.kind
+                s = step.seat
                 if k is Kind.STOCK:
                     # The card drawn from the stock is seen by the drawer only.
-                    events.append(Event(step.seat, k, step.drawn if step.seat == seat else -1))
+                    own = make(s, k, step.drawn, 0, -1)
+                    other = _HIDDEN[s][0]
                 elif k is Kind.KNOCK:
                     # The knocker's discard is face down.
-                    events.append(Event(step.seat, k, a.card if step.seat == seat else -1))
+                    own = make(s, k, a.card, 0, -1)
+                    other = _HIDDEN[s][1]
                 else:
-                    events.append(Event(step.seat, k, a.card, a.meld, a.target))
-            self._done[seat] = len(history)
-        return tuple(events)
+                    ev = make(s, k, a.card, a.meld, a.target)
+                    mine0.append(ev)
+                    mine1.append(ev)
+                    continue
+                if s == 0:
+                    mine0.append(own)
+                    mine1.append(other)
+                else:
+                    mine0.append(other)
+                    mine1.append(own)
+            self._done = n
+            self._tuples = [None, None]
+        events = self._tuples[seat]
+        if events is None:
+            events = self._tuples[seat] = tuple(self._events[seat])
+        return events
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may see now (the same fields and values as ``observe``)."""
