@@ -43,24 +43,29 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
-    db = tmp_path_factory.mktemp("e2e") / "e2e.sqlite3"
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    """``ginrummy serve`` on a loopback port, returned once it answers."""
     cmd = [sys.executable, "-m", "ginrummy.cli", "serve", "--port", str(port), "--db", str(db)]
     cmd += ["--computer-delay", "0.05", "--compute", "thread"]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).read()
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("server died: " + (proc.stderr.read().decode() if proc.stderr else "")) from None
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    port = _free_port()
+    proc = start_server(port, tmp_path_factory.mktemp("e2e") / "e2e.sqlite3")
     try:
-        for _ in range(200):
-            try:
-                urllib.request.urlopen(base + "/api/options", timeout=1).read()
-                break
-            except OSError:
-                if proc.poll() is not None:
-                    raise RuntimeError("server died: " + (proc.stderr.read().decode() if proc.stderr else "")) from None
-                time.sleep(0.05)
-        yield base
+        yield f"http://127.0.0.1:{port}"
     finally:
         proc.terminate()
         proc.wait(10)
@@ -107,7 +112,7 @@ def click_turn(page: object) -> bool:
         page.click("#actions button[data-action='pass']")  # type: ignore[attr-defined]
         return True
     if "stock" in actions:
-        page.click("#stock-box")  # type: ignore[attr-defined]
+        page.keyboard.press("s")  # type: ignore[attr-defined]  # the keyboard shortcut
         return True
     # Discard: click a card outside the melds (no meld bar), the highest first, then Discard.
     cards = page.eval_on_selector_all(  # type: ignore[attr-defined]
@@ -223,3 +228,35 @@ def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
         p.wait_for_function("state && state.game.hand_no === 2")
     ctx_a.close()
     ctx_b.close()
+
+
+def test_server_killed_and_restarted_mid_hand(browser: object, tmp_path: Path) -> None:
+    port = _free_port()
+    db = tmp_path / "restart.sqlite3"
+    proc = start_server(port, db)
+    base = f"http://127.0.0.1:{port}"
+    page = browser.new_page()  # type: ignore[attr-defined]
+    try:
+        start_game(page, base, "simple")
+        page.wait_for_selector("#my-hand .card")
+        for _ in range(5):
+            before = log_len(page)
+            if click_turn(page):
+                wait_change(page, before)
+            else:
+                page.wait_for_timeout(60)
+        page.wait_for_timeout(300)
+        seq, cards = log_len(page), sorted(hand_cards(page))
+        proc.kill()  # no clean shutdown: the log must already hold every acknowledged action
+        proc.wait(10)
+        page.wait_for_function("document.getElementById('turn').textContent.includes('reconnecting')")
+        proc = start_server(port, db)
+        back = "document.getElementById('turn').textContent.indexOf('reconnecting') < 0"
+        page.wait_for_function(f"state && state.seq >= {seq} && {back}")
+        if log_len(page) == seq:
+            assert sorted(hand_cards(page)) == cards
+        play_until_hand_end([page])
+    finally:
+        page.close()  # type: ignore[attr-defined]
+        proc.terminate()
+        proc.wait(10)
