@@ -458,7 +458,7 @@ class Hand:
                 if not (0 <= c < 52 and a is (DISCARD_ACTIONS if k is Kind.DISCARD else KNOCK_ACTIONS)[c]):
                     return a in self.legal_actions()
                 hand = self.hands[self.current]
-                if not hand >> c & 1 or self._no_discard_mask() >> c & 1:
+                if not hand >> c & 1 or (c == self.taken and self._no_discard_mask()):
                     return False
                 if k is Kind.DISCARD:
                     return not self.must_knock
@@ -689,37 +689,8 @@ class Hand:
         k = a.kind
         drawn = -1
         p = self.phase
-        if p is Phase.OFFER:
-            if k is Kind.PILE:
-                self._take_pile(seat)
-            else:
-                self.offer_passes += 1
-                if self.offer_passes == 1:
-                    self.current = self.dealer
-                else:
-                    # Both passed: the non-dealer draws from the stock.
-                    self.phase = Phase.DRAW
-                    self.current = self.non_dealer
-                    self.stock_only = True
-        elif p is Phase.DRAW:
-            if k is Kind.STOCK:
-                drawn = self.stock.pop()
-                self.hands[seat] |= 1 << drawn
-                self.taken = None
-                self.phase = Phase.DISCARD
-            else:
-                self._take_pile(seat)
-                top = self.taken
-                if self.rules.throw_back and top is not None and self.first_thrower.get(top) == seat:
-                    self.must_knock = True
-            self.stock_only = False
-        elif p is Phase.LAST_CHANCE:
-            if k is Kind.PILE:
-                self._take_pile(seat)
-                self.must_knock = True
-            else:
-                self._end(DEAD_HAND)
-        elif p is Phase.DISCARD:
+        # The phases in the order of how often they come up.
+        if p is Phase.DISCARD:
             if k is Kind.DISCARD:
                 self.hands[seat] &= ~(1 << a.card)
                 self.pile.append(a.card)
@@ -751,6 +722,36 @@ class Hand:
             else:
                 self.big_gin = True
                 self._start_layout(seat)
+        elif p is Phase.DRAW:
+            if k is Kind.STOCK:
+                drawn = self.stock.pop()
+                self.hands[seat] |= 1 << drawn
+                self.taken = None
+                self.phase = Phase.DISCARD
+            else:
+                self._take_pile(seat)
+                top = self.taken
+                if self.rules.throw_back and top is not None and self.first_thrower.get(top) == seat:
+                    self.must_knock = True
+            self.stock_only = False
+        elif p is Phase.OFFER:
+            if k is Kind.PILE:
+                self._take_pile(seat)
+            else:
+                self.offer_passes += 1
+                if self.offer_passes == 1:
+                    self.current = self.dealer
+                else:
+                    # Both passed: the non-dealer draws from the stock.
+                    self.phase = Phase.DRAW
+                    self.current = self.non_dealer
+                    self.stock_only = True
+        elif p is Phase.LAST_CHANCE:
+            if k is Kind.PILE:
+                self._take_pile(seat)
+                self.must_knock = True
+            else:
+                self._end(DEAD_HAND)
         elif p is Phase.LAYOUT:
             if k is Kind.MELD:
                 self.knocker_melds.append(a.meld)

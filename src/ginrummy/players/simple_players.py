@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..actions import BIG_GIN, PASS, PILE, STOCK, Action, Kind
+from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
 from ..hand import Phase
 from ..melds import best_discards, deadwood, min_deadwood_after_discard
@@ -131,10 +131,15 @@ def _options(view: SeatView) -> tuple[list[int], dict[int, Action], bool]:
     """The cards this seat may discard now, the knock action of each card it may knock with,
     and whether big gin is allowed. One pass over ``view.legal`` by kind: comparing actions
     with ``==`` (a dataclass comparison each) cost more than the rest of a decision."""
-    discards: list[int] = []
+    legal = view.legal
+    discards = [a.card for a in legal if a.kind is Kind.DISCARD]
+    if len(discards) == len(legal):
+        # Most turns: nothing but discards (one comprehension, no loop of appends).
+        return discards, {}, False
+    discards = []
     knocks: dict[int, Action] = {}
     big_gin = False
-    for a in view.legal:
+    for a in legal:
         k = a.kind
         if k is Kind.DISCARD:
             discards.append(a.card)
@@ -237,7 +242,7 @@ class GreedyPlayer(_RulePlayer):
         _, cards = best_discards(hand, hand & ~allowed)
         c = self._highest(cards)
         knock = knocks.get(c)
-        return knock if knock is not None else Action.discard(c)
+        return knock if knock is not None else DISCARD_ACTIONS[c]
 
 
 class SimplePlayer(_RulePlayer):
@@ -269,7 +274,7 @@ class SimplePlayer(_RulePlayer):
             cards = list(knocks)
             key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in cards}
             return knocks[self._pick(cards, key)]
-        return Action.discard(choice)
+        return DISCARD_ACTIONS[choice]
 
     def choose_discard(self, hand: int, allowed: Sequence[int]) -> int:
         """The rule's discard among ``allowed``: the highest-value unmelded card."""
