@@ -445,7 +445,16 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
     t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    if mask & exclude or (t and (t & (t - 1) or s0 & s1 & s2 & s3 & t)):
+    if mask & exclude:
+        # Usually some best discard of the whole hand is allowed: then the best value is
+        # the same and the answer is those discards without the excluded cards. Only when
+        # every best discard is excluded does the search run again card by card.
+        value, cards = best_discards(mask)
+        kept = [c for c in cards if not exclude >> c & 1]
+        if kept:
+            return value, kept
+        return _best_discards_over(mask, exclude, _set_unions(mask, t))
+    if t and (t & (t - 1) or s0 & s1 & s2 & s3 & t):
         return _best_discards_over(mask, exclude, _set_unions(mask, t))
     table = _RUN_DEAD
     gain = _DISCARD_GAIN
