@@ -21,7 +21,10 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   as an opponent who has drawn that often would have made them; the defender's best melds and
   layoffs on the expert's arrangement score each sample, and the expectation of knocking now
   is compared with one more turn of waiting (gin chance, the opponent knocking first, the dead
-  hand wall);
+  hand wall). Knocking must beat waiting by ``wait_margin`` points: self-play against players
+  who knock as soon as they can showed that, once its deadwood is low, waiting for gin or for
+  the opponent to knock into an undercut is worth far more than the sampled figures say
+  (``docs/strength.md`` has the measurements);
 * lays out the arrangement that leaves the fewest likely layoffs, and defends with the exact
   best defence;
 * weighs hand points by the match score: a result that ends the game counts extra, so near
