@@ -88,6 +88,29 @@ class Phase(Enum):
     OVER = "over"
 
 
+# Enum members as module constants for the hot paths. On Python 3.11 ``EnumType`` has a
+# ``__getattr__``, so every ``Phase.DRAW`` or ``Kind.STOCK`` costs about 0.1 us, and the
+# engine read them a few dozen times per action: a tenth of a whole hand's time.
+_P_DEAL = Phase.DEAL
+_P_DEFENDER_LAYOUT = Phase.DEFENDER_LAYOUT
+_P_DISCARD = Phase.DISCARD
+_P_DRAW = Phase.DRAW
+_P_LAST_CHANCE = Phase.LAST_CHANCE
+_P_LAYOFF = Phase.LAYOFF
+_P_LAYOUT = Phase.LAYOUT
+_P_OFFER = Phase.OFFER
+_P_OVER = Phase.OVER
+_K_BIG_GIN = Kind.BIG_GIN
+_K_DISCARD = Kind.DISCARD
+_K_DONE = Kind.DONE
+_K_KNOCK = Kind.KNOCK
+_K_LAYOFF = Kind.LAYOFF
+_K_MELD = Kind.MELD
+_K_PASS = Kind.PASS
+_K_PILE = Kind.PILE
+_K_STOCK = Kind.STOCK
+
+
 @dataclass(frozen=True, slots=True)
 class Step:
     """One entry of the hand's history: who acted, and what.
@@ -214,7 +237,7 @@ class Hand:
         >>> h.upcard, len(h.stock), h.current
         (20, 31, 0)
         """
-        if self.phase is not Phase.DEAL:
+        if self.phase is not _P_DEAL:
             raise IllegalActionError("cannot deal: the hand has already been dealt", rule="deal")
         if self.dealer not in (0, 1):
             raise IllegalActionError(f"cannot deal: the dealer must be player 0 or 1, not {self.dealer!r}", rule="deal")
@@ -237,12 +260,12 @@ class Hand:
         if self.rules.upcard:
             self.upcard = deck[20]
             self.pile = [deck[20]]
-            self.phase = Phase.OFFER
+            self.phase = _P_OFFER
             self.current = nd
         else:
             # No upcard: the non-dealer takes an 11th card and starts by discarding.
             self.hands[nd] |= 1 << deck[20]
-            self.phase = Phase.DISCARD
+            self.phase = _P_DISCARD
             self.current = nd
         self.stock = list(reversed(deck[21:]))
         self.knock_limit = self.rules.hand_knock_limit(self.upcard)
@@ -263,7 +286,7 @@ class Hand:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _P_OVER
 
     def hand_of(self, seat: int) -> int:
         return self.hands[seat]
@@ -327,7 +350,7 @@ class Hand:
         p = self.phase
         seat = self.current
         # The phases in the order of how often they come up in a hand.
-        if p is Phase.DISCARD:
+        if p is _P_DISCARD:
             hand = self.hands[seat]
             taken = self.taken
             free = hand if taken is None or (self.rules.throw_back and not self.must_knock) else hand & ~(1 << taken)
@@ -346,15 +369,15 @@ class Hand:
             if self.rules.big_gin and deadwood(hand) == 0:
                 out.append(BIG_GIN)
             return out
-        if p is Phase.DRAW:
+        if p is _P_DRAW:
             if not self.stock_only and self._may_take_pile():
                 return [STOCK, PILE]
             return [STOCK]
-        if p is Phase.DEAL or p is Phase.OVER:
+        if p is _P_DEAL or p is _P_OVER:
             return []
-        if p is Phase.OFFER:
+        if p is _P_OFFER:
             return [PILE, PASS]
-        if p is Phase.LAST_CHANCE:
+        if p is _P_LAST_CHANCE:
             top = self.top_discard
             assert top is not None
             if self._can_knock_with(self.hands[seat] | 1 << top, 1 << top):
@@ -362,7 +385,7 @@ class Hand:
             return [PASS]
         # After a knock: DONE (108) comes before every meld (109 + id) and layoff (438 + ...),
         # and melds_in gives melds in id order, so each list is built in integer order.
-        if p is Phase.LAYOUT:
+        if p is _P_LAYOUT:
             rest = self.hands[seat] & ~self._laid_mask(self.knocker_melds)
             limit = self._layout_limit()
             out = [DONE] if points(rest) <= limit else []
@@ -371,10 +394,10 @@ class Hand:
                 if deadwood(rest & ~m) <= limit:
                     out.append(MELD_ACTIONS[m])
             return out
-        if p is Phase.DEFENDER_LAYOUT:
+        if p is _P_DEFENDER_LAYOUT:
             rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
             return [DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)]]
-        if p is Phase.LAYOFF:
+        if p is _P_LAYOFF:
             out = [DONE]
             rest = self._layoff_free(seat)
             targets = [layoff_targets(m, laid) for m, laid in zip(self.knocker_melds, self.laid_on, strict=True)]
@@ -431,7 +454,7 @@ class Hand:
         ...
         ginrummy.errors.IllegalActionError: stock is not allowed now: first turn: player 0 takes the upcard (pile) or passes
         """
-        if seat is not None and seat != self.current and self.phase is not Phase.OVER:
+        if seat is not None and seat != self.current and self.phase is not _P_OVER:
             who = "nobody" if self.current == CHANCE else f"player {self.current}"
             raise IllegalActionError(f"not your turn: it is {who}'s turn to act, not player {seat}'s", rule="turn")
         if self._legal_fast(action):
@@ -452,61 +475,61 @@ class Hand:
         """
         p = self.phase
         k = a.kind
-        if p is Phase.DISCARD:
-            if k is Kind.DISCARD or k is Kind.KNOCK:
+        if p is _P_DISCARD:
+            if k is _K_DISCARD or k is _K_KNOCK:
                 c = a.card
-                if not (0 <= c < 52 and a is (DISCARD_ACTIONS if k is Kind.DISCARD else KNOCK_ACTIONS)[c]):
+                if not (0 <= c < 52 and a is (DISCARD_ACTIONS if k is _K_DISCARD else KNOCK_ACTIONS)[c]):
                     return a in self.legal_actions()
                 hand = self.hands[self.current]
                 if not hand >> c & 1 or (c == self.taken and self._no_discard_mask()):
                     return False
-                if k is Kind.DISCARD:
+                if k is _K_DISCARD:
                     return not self.must_knock
                 return deadwood(hand & ~(1 << c)) <= self.knock_limit
-            if k is Kind.BIG_GIN:
+            if k is _K_BIG_GIN:
                 if a is not BIG_GIN:
                     return a in self.legal_actions()
                 return self.rules.big_gin and deadwood(self.hands[self.current]) == 0
             return False
-        if p is Phase.DRAW:
-            if k is Kind.STOCK:
+        if p is _P_DRAW:
+            if k is _K_STOCK:
                 return a is STOCK or a in self.legal_actions()
-            if k is Kind.PILE:
+            if k is _K_PILE:
                 if a is not PILE:
                     return a in self.legal_actions()
                 return not self.stock_only and self._may_take_pile()
             return False
-        if p is Phase.OFFER:
-            if k is Kind.PILE or k is Kind.PASS:
+        if p is _P_OFFER:
+            if k is _K_PILE or k is _K_PASS:
                 return a is PILE or a is PASS or a in self.legal_actions()
             return False
-        if p is Phase.LAST_CHANCE:
-            if k is Kind.PASS:
+        if p is _P_LAST_CHANCE:
+            if k is _K_PASS:
                 return a is PASS or a in self.legal_actions()
-            if k is Kind.PILE:
+            if k is _K_PILE:
                 if a is not PILE:
                     return a in self.legal_actions()
                 top = self.top_discard
                 assert top is not None
                 return self._can_knock_with(self.hands[self.current] | 1 << top, 1 << top)
             return False
-        if p is Phase.LAYOUT or p is Phase.DEFENDER_LAYOUT:
-            if k is not Kind.DONE and k is not Kind.MELD:
+        if p is _P_LAYOUT or p is _P_DEFENDER_LAYOUT:
+            if k is not _K_DONE and k is not _K_MELD:
                 return False
             if a is not DONE and a is not MELD_ACTIONS.get(a.meld):
                 return a in self.legal_actions()
-            knocker = p is Phase.LAYOUT
+            knocker = p is _P_LAYOUT
             rest = self.hands[self.current] & ~self._laid_mask(self.knocker_melds if knocker else self.defender_melds)
-            if k is Kind.DONE:
+            if k is _K_DONE:
                 return not knocker or points(rest) <= self._layout_limit()
             m = a.meld
             if m & rest != m:
                 return False
             return not knocker or deadwood(rest & ~m) <= self._layout_limit()
-        if p is Phase.LAYOFF:
-            if k is Kind.DONE:
+        if p is _P_LAYOFF:
+            if k is _K_DONE:
                 return a is DONE or a in self.legal_actions()
-            if k is not Kind.LAYOFF:
+            if k is not _K_LAYOFF:
                 return False
             c = a.card
             t = a.target
@@ -522,19 +545,19 @@ class Hand:
         p = self.phase
         k = a.kind
         seat = self.current
-        if p is Phase.OVER:
+        if p is _P_OVER:
             return f"{a} is not allowed: the hand is over", "hand_over"
-        if p is Phase.DEAL:
+        if p is _P_DEAL:
             return f"{a} is not allowed: the hand has not been dealt yet", "deal"
-        if k in (Kind.DISCARD, Kind.KNOCK, Kind.LAYOFF) and not 0 <= a.card < 52:
+        if k in (_K_DISCARD, _K_KNOCK, _K_LAYOFF) and not 0 <= a.card < 52:
             return f"not a card: {a.card} (cards are 0..51)", "card"
-        if p is Phase.OFFER:
+        if p is _P_OFFER:
             return (
                 f"{a} is not allowed now: first turn: player {seat} takes the upcard (pile) or passes",
                 "upcard_offer",
             )
-        if p is Phase.DRAW:
-            if k is Kind.PILE:
+        if p is _P_DRAW:
+            if k is _K_PILE:
                 if self.stock_only:
                     return (
                         "cannot take the upcard: both players passed it, so the non-dealer draws from the stock",
@@ -550,8 +573,8 @@ class Hand:
                     "throw_back",
                 )
             return f"{a} is not allowed now: draw first, from the stock or the discard pile", "draw_first"
-        if p is Phase.LAST_CHANCE:
-            if k is Kind.PILE:
+        if p is _P_LAST_CHANCE:
+            if k is _K_PILE:
                 top = self.top_discard
                 assert top is not None
                 best = self._best_knock_deadwood(self.hands[seat] | 1 << top, 1 << top)
@@ -561,11 +584,11 @@ class Hand:
                     "last_chance",
                 )
             return f"{a} is not allowed now: take the last discard to knock with it (pile), or pass", "last_chance"
-        if p is Phase.DISCARD:
+        if p is _P_DISCARD:
             hand = self.hands[seat]
-            if k in (Kind.DISCARD, Kind.KNOCK):
+            if k in (_K_DISCARD, _K_KNOCK):
                 c = a.card
-                verb = "knock with" if k is Kind.KNOCK else "discard"
+                verb = "knock with" if k is _K_KNOCK else "discard"
                 if not hand >> c & 1:
                     return f"cannot {verb} {card_str(c)}: it is not in your hand", "not_in_hand"
                 if self._no_discard_mask() >> c & 1:
@@ -574,7 +597,7 @@ class Hand:
                         "from the discard pile may not be discarded (face up or face down) on the same turn",
                         "no_throw_back",
                     )
-                if k is Kind.DISCARD and self.must_knock:
+                if k is _K_DISCARD and self.must_knock:
                     why = "the last discard" if self.stock_size <= self.rules.dead_hand_stock else "your own discard back"
                     return (
                         f"cannot discard {card_str(c)}: you took {why}, so you must knock (or go gin) on this turn",
@@ -592,7 +615,7 @@ class Hand:
                     f" (after discarding {card_str(c)} face down)",
                     "knock_limit",
                 )
-            if k is Kind.BIG_GIN:
+            if k is _K_BIG_GIN:
                 if not self.rules.big_gin:
                     return "cannot go big gin: big gin is not played under these rules", "big_gin"
                 return (
@@ -600,13 +623,13 @@ class Hand:
                     "big_gin",
                 )
             return f"{a} is not allowed now: discard a card (or knock)", "discard_first"
-        if p is Phase.LAYOUT:
+        if p is _P_LAYOUT:
             rest = self.hands[seat] & ~self._laid_mask(self.knocker_melds)
             limit = self._layout_limit()
             what = "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
-            if k is Kind.DONE:
+            if k is _K_DONE:
                 return f"cannot finish the layout: deadwood {points(rest)} is left and {what}", "layout"
-            if k is Kind.MELD:
+            if k is _K_MELD:
                 missing = a.meld & ~rest
                 if missing:
                     return (
@@ -619,15 +642,15 @@ class Hand:
                     "layout",
                 )
             return f"{a} is not allowed now: the knocker lays out melds, then done", "layout"
-        if p is Phase.DEFENDER_LAYOUT:
-            if k is Kind.MELD:
+        if p is _P_DEFENDER_LAYOUT:
+            if k is _K_MELD:
                 rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
                 return f"cannot lay {meld_str(a.meld)}: {_cards_text(a.meld & ~rest)} not free in your hand", "layout"
-            if k is Kind.LAYOFF:
+            if k is _K_LAYOFF:
                 return "cannot lay off yet: lay out your own melds first, then done, then lay off", "layoff"
             return f"{a} is not allowed now: lay out your melds, then done", "layout"
-        if p is Phase.LAYOFF:
-            if k is Kind.LAYOFF:
+        if p is _P_LAYOFF:
+            if k is _K_LAYOFF:
                 n = len(self.knocker_melds)
                 if a.target >= n:
                     return f"cannot lay off on meld {a.target}: the knocker laid out {n} melds (0..{n - 1})", "layoff"
@@ -644,7 +667,7 @@ class Hand:
                     "(a fourth card on a set, or the next card at either end of a run)",
                     "layoff",
                 )
-            if k is Kind.MELD:
+            if k is _K_MELD:
                 return "cannot lay a meld now: your layout is done; lay off cards or say done", "layout"
             return f"{a} is not allowed now: lay off cards on the knocker's melds, then done", "layoff"
         return f"{a} is not allowed in phase {p.value}", "phase"
@@ -678,7 +701,7 @@ class Hand:
                 action = Action.from_int(action)
             else:
                 raise NotationError(f"not an action: {action!r}")
-        if seat is not None and seat != self.current and self.phase is not Phase.OVER:
+        if seat is not None and seat != self.current and self.phase is not _P_OVER:
             self.verify(action, seat)  # raises the turn error
         if not self._legal_fast(action):
             self.verify(action)  # raises with the rule and its numbers
@@ -690,8 +713,8 @@ class Hand:
         drawn = -1
         p = self.phase
         # The phases in the order of how often they come up.
-        if p is Phase.DISCARD:
-            if k is Kind.DISCARD:
+        if p is _P_DISCARD:
+            if k is _K_DISCARD:
                 self.hands[seat] &= ~(1 << a.card)
                 self.pile.append(a.card)
                 if a.card != self.taken:
@@ -703,7 +726,7 @@ class Hand:
                 if len(self.stock) <= self.rules.dead_hand_stock:
                     # Dead hand: the stock is down to its last cards and nobody knocked.
                     if self.rules.last_chance:
-                        self.phase = Phase.LAST_CHANCE
+                        self.phase = _P_LAST_CHANCE
                         self.current = 1 - seat
                     else:
                         self._end(DEAD_HAND)
@@ -713,29 +736,29 @@ class Hand:
                     # ends the hand like the stock running down.
                     self._end(DEAD_HAND)
                 else:
-                    self.phase = Phase.DRAW
+                    self.phase = _P_DRAW
                     self.current = 1 - seat
-            elif k is Kind.KNOCK:
+            elif k is _K_KNOCK:
                 self.hands[seat] &= ~(1 << a.card)
                 self.knock_discard = a.card  # face down: the defender never sees it
                 self._start_layout(seat)
             else:
                 self.big_gin = True
                 self._start_layout(seat)
-        elif p is Phase.DRAW:
-            if k is Kind.STOCK:
+        elif p is _P_DRAW:
+            if k is _K_STOCK:
                 drawn = self.stock.pop()
                 self.hands[seat] |= 1 << drawn
                 self.taken = None
-                self.phase = Phase.DISCARD
+                self.phase = _P_DISCARD
             else:
                 self._take_pile(seat)
                 top = self.taken
                 if self.rules.throw_back and top is not None and self.first_thrower.get(top) == seat:
                     self.must_knock = True
             self.stock_only = False
-        elif p is Phase.OFFER:
-            if k is Kind.PILE:
+        elif p is _P_OFFER:
+            if k is _K_PILE:
                 self._take_pile(seat)
             else:
                 self.offer_passes += 1
@@ -743,32 +766,32 @@ class Hand:
                     self.current = self.dealer
                 else:
                     # Both passed: the non-dealer draws from the stock.
-                    self.phase = Phase.DRAW
+                    self.phase = _P_DRAW
                     self.current = self.non_dealer
                     self.stock_only = True
-        elif p is Phase.LAST_CHANCE:
-            if k is Kind.PILE:
+        elif p is _P_LAST_CHANCE:
+            if k is _K_PILE:
                 self._take_pile(seat)
                 self.must_knock = True
             else:
                 self._end(DEAD_HAND)
-        elif p is Phase.LAYOUT:
-            if k is Kind.MELD:
+        elif p is _P_LAYOUT:
+            if k is _K_MELD:
                 self.knocker_melds.append(a.meld)
                 self.laid_on.append(0)
             else:
-                self.phase = Phase.DEFENDER_LAYOUT
+                self.phase = _P_DEFENDER_LAYOUT
                 self.current = 1 - seat
-        elif p is Phase.DEFENDER_LAYOUT:
-            if k is Kind.MELD:
+        elif p is _P_DEFENDER_LAYOUT:
+            if k is _K_MELD:
                 self.defender_melds.append(a.meld)
             elif self.knocker_deadwood() == 0:
                 # Nothing is laid off against gin.
                 self._score()
             else:
-                self.phase = Phase.LAYOFF
-        elif p is Phase.LAYOFF:
-            if k is Kind.LAYOFF:
+                self.phase = _P_LAYOFF
+        elif p is _P_LAYOFF:
+            if k is _K_LAYOFF:
                 self.layoffs.append((a.card, a.target))
                 self.laid_on[a.target] |= 1 << a.card
             else:
@@ -792,11 +815,11 @@ class Hand:
         self.hands[seat] |= 1 << card
         self.shown[seat] |= 1 << card
         self.taken = card
-        self.phase = Phase.DISCARD
+        self.phase = _P_DISCARD
 
     def _start_layout(self, seat: int) -> None:
         self.knocker = seat
-        self.phase = Phase.LAYOUT
+        self.phase = _P_LAYOUT
         self.taken = None
         self.must_knock = False
 
@@ -815,7 +838,7 @@ class Hand:
 
     def _end(self, result: HandResult) -> None:
         self.result = result
-        self.phase = Phase.OVER
+        self.phase = _P_OVER
         self.current = CHANCE
 
     # ------------------------------------------------------------------ automatic play
@@ -826,7 +849,7 @@ class Hand:
         Legal actions to apply in order (melds, then ``done``). Layoff exposure is judged
         only on cards the knocker has not seen, so it uses no hidden information.
         """
-        assert self.phase is Phase.LAYOUT and self.knocker is not None
+        assert self.phase is _P_LAYOUT and self.knocker is not None
         hand = self.hands[self.knocker] & ~self._laid_mask(self.knocker_melds)
         limit = self._layout_limit()
         seen = self.seen_by(self.knocker)
@@ -840,7 +863,7 @@ class Hand:
         RULES.md: the lowest count is the defender's to take, offered automatically; by
         hand any legal melds and layoffs are allowed too.
         """
-        assert self.phase is Phase.DEFENDER_LAYOUT and self.knocker is not None
+        assert self.phase is _P_DEFENDER_LAYOUT and self.knocker is not None
         d = 1 - self.knocker
         hand = self.hands[d] & ~self._laid_mask(self.defender_melds)
         if self.knocker_deadwood() == 0:
@@ -911,7 +934,7 @@ class Hand:
         for c in [*self.stock, *self.pile, *([self.knock_discard] if self.knock_discard is not None else [])]:
             seen |= 1 << c
             total += 1
-        return (self.phase is Phase.DEAL) or (seen == FULL_DECK and total == 52)
+        return (self.phase is _P_DEAL) or (seen == FULL_DECK and total == 52)
 
 
 def _cards_text(mask: int) -> str:

@@ -41,6 +41,17 @@ from .base import Player
 
 # ---------------------------------------------------------------------------------------------
 # Views
+
+# Enum members as module constants: on Python 3.11 each ``Phase.X`` / ``Kind.X`` goes through
+# ``EnumType.__getattr__`` (about 0.1 us), a visible cost at a few per decision.
+_P_DEAL = Phase.DEAL
+_P_DEFENDER_LAYOUT = Phase.DEFENDER_LAYOUT
+_P_LAYOFF = Phase.LAYOFF
+_P_LAYOUT = Phase.LAYOUT
+_P_OVER = Phase.OVER
+_K_KNOCK = Kind.KNOCK
+_K_STOCK = Kind.STOCK
+
 # ---------------------------------------------------------------------------------------------
 
 
@@ -146,11 +157,11 @@ class ViewBuilder:
                 a = step.action
                 k = a.kind
                 s = step.seat
-                if k is Kind.STOCK:
+                if k is _K_STOCK:
                     # The card drawn from the stock is seen by the drawer only.
                     own = make(s, k, step.drawn, 0, -1)
                     other = _HIDDEN[s][0]
-                elif k is Kind.KNOCK:
+                elif k is _K_KNOCK:
                     # The knocker's discard is face down.
                     own = make(s, k, a.card, 0, -1)
                     other = _HIDDEN[s][1]
@@ -187,22 +198,23 @@ class ViewBuilder:
             # when the defender starts, the defender's when layoffs start. Melds on the table
             # are public before that.
             if opp == knocker:
-                revealed = phase is not Phase.LAYOUT
+                revealed = phase is not _P_LAYOUT
                 melds = h.knocker_melds
             else:
-                revealed = phase is Phase.LAYOFF or phase is Phase.OVER
+                revealed = phase is _P_LAYOFF or phase is _P_OVER
                 melds = h.defender_melds
             if revealed:
                 known = opp_hand
             else:
                 for m in melds:
                     known |= m & opp_hand
-        mine = h.current == seat
+        current = h.current
+        mine = current == seat
         return _make_view(
             seat,
             h.dealer,
             phase,
-            h.current,
+            current,
             h.rules,
             h.knock_limit,
             h.hands[seat],
@@ -217,10 +229,11 @@ class ViewBuilder:
             self._sync(seat),
             knocker,
             h.knock_discard if knocker == seat else None,
-            tuple(h.knocker_melds),
-            tuple(h.laid_on),
-            tuple(h.defender_melds),
-            tuple(h.layoffs),
+            # Empty until a knock: skip the tuple() calls then (most of a hand).
+            tuple(h.knocker_melds) if h.knocker_melds else (),
+            tuple(h.laid_on) if h.laid_on else (),
+            tuple(h.defender_melds) if h.defender_melds else (),
+            tuple(h.layoffs) if h.layoffs else (),
             h.result,
             self.scores,
         )
@@ -368,7 +381,7 @@ def layout_action(view: SeatView) -> Action:
     """
     legal = view.legal
     p = view.phase
-    if p is Phase.LAYOUT:
+    if p is _P_LAYOUT:
         plan = knocker_layout(view)
         laid = view.knocker_melds
         if not all(m in plan for m in laid):
@@ -381,7 +394,7 @@ def layout_action(view: SeatView) -> Action:
             if m not in laid:
                 return _pick(Action.lay_meld(m), legal)
         return _pick(DONE, legal)
-    if p is Phase.DEFENDER_LAYOUT:
+    if p is _P_DEFENDER_LAYOUT:
         melds, _ = defender_plan(view)
         laid = view.defender_melds
         if not all(m in melds for m in laid):
@@ -393,7 +406,7 @@ def layout_action(view: SeatView) -> Action:
             if m not in laid:
                 return _pick(Action.lay_meld(m), legal)
         return _pick(DONE, legal)
-    if p is Phase.LAYOFF:
+    if p is _P_LAYOFF:
         melds, layoffs = defender_plan(view)
         done = view.layoffs
         if list(view.defender_melds) == melds and list(done) == layoffs[: len(done)]:
@@ -414,7 +427,14 @@ def layout_action(view: SeatView) -> Action:
 
 
 def _pick(action: Action, legal: Sequence[Action]) -> Action:
-    """``action`` if legal; else the safest legal fallback (done, then the first offered)."""
+    """``action`` if legal; else the safest legal fallback (done, then the first offered).
+
+    The engine hands out one object per action, so an identity scan finds it without a
+    dataclass comparison per entry; ``in`` (equality) still decides for any other object.
+    """
+    for a in legal:
+        if a is action:
+            return action
     if action in legal:
         return action
     if DONE in legal:
@@ -458,20 +478,20 @@ def play_hand(
     ``hand.apply``), so every action is checked by the rules. ``clock`` accumulates decision
     times per seat.
     """
-    if hand.phase is Phase.DEAL:
+    if hand.phase is _P_DEAL:
         raise ValueError("deal the hand before playing it")
     do = apply if apply is not None else hand.apply
     vb = ViewBuilder(hand, scores)
     for seat in (0, 1):
         players[seat].new_hand(seat)
     if clock is None:
-        while hand.phase is not Phase.OVER:
+        while hand.phase is not _P_OVER:
             seat = hand.current
             view = vb.view(seat) if fast else observe(hand, seat, scores)
             do(players[seat].decide(view))
     else:
         perf = time.perf_counter
-        while hand.phase is not Phase.OVER:
+        while hand.phase is not _P_OVER:
             seat = hand.current
             view = vb.view(seat) if fast else observe(hand, seat, scores)
             t0 = perf()

@@ -36,6 +36,18 @@ from .driver import LAYOUT_PHASES, layout_action
 
 _RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
+# Enum members as module constants: on Python 3.11 each ``Phase.X`` / ``Kind.X`` goes through
+# ``EnumType.__getattr__`` (about 0.1 us), a visible cost at a few per decision.
+_P_DISCARD = Phase.DISCARD
+_P_DRAW = Phase.DRAW
+_P_LAST_CHANCE = Phase.LAST_CHANCE
+_P_OFFER = Phase.OFFER
+_K_BIG_GIN = Kind.BIG_GIN
+_K_DISCARD = Kind.DISCARD
+_K_KNOCK = Kind.KNOCK
+_K_PILE = Kind.PILE
+
+
 
 def joins_meld(hand: int, card: int) -> bool:
     """Whether ``card`` would be part of some meld (a set or a run) with the cards of ``hand``.
@@ -124,7 +136,7 @@ def _draw(view: SeatView, take: bool) -> Action:
     legal = view.legal
     if take and _can_take(legal):
         return PILE
-    return PASS if view.phase is Phase.OFFER else STOCK
+    return PASS if view.phase is _P_OFFER else STOCK
 
 
 def _options(view: SeatView) -> tuple[list[int], dict[int, Action], bool]:
@@ -132,7 +144,7 @@ def _options(view: SeatView) -> tuple[list[int], dict[int, Action], bool]:
     and whether big gin is allowed. One pass over ``view.legal`` by kind: comparing actions
     with ``==`` (a dataclass comparison each) cost more than the rest of a decision."""
     legal = view.legal
-    discards = [a.card for a in legal if a.kind is Kind.DISCARD]
+    discards = [a.card for a in legal if a.kind is _K_DISCARD]
     if len(discards) == len(legal):
         # Most turns: nothing but discards (one comprehension, no loop of appends).
         return discards, {}, False
@@ -141,18 +153,18 @@ def _options(view: SeatView) -> tuple[list[int], dict[int, Action], bool]:
     big_gin = False
     for a in legal:
         k = a.kind
-        if k is Kind.DISCARD:
+        if k is _K_DISCARD:
             discards.append(a.card)
-        elif k is Kind.KNOCK:
+        elif k is _K_KNOCK:
             knocks[a.card] = a
-        elif k is Kind.BIG_GIN:
+        elif k is _K_BIG_GIN:
             big_gin = True
     return discards, knocks, big_gin
 
 
 def _can_take(legal: Sequence[Action]) -> bool:
     for a in legal:
-        if a.kind is Kind.PILE:
+        if a.kind is _K_PILE:
             return True
     return False
 
@@ -162,12 +174,12 @@ class _RulePlayer(Player):
 
     def decide(self, view: SeatView) -> Action:
         p = view.phase
-        if p is Phase.DISCARD:
+        if p is _P_DISCARD:
             return self.discard(view)
-        if p is Phase.DRAW or p is Phase.OFFER:
+        if p is _P_DRAW or p is _P_OFFER:
             top = view.pile[-1] if view.pile else None
             return _draw(view, top is not None and self.wants(view, top))
-        if p is Phase.LAST_CHANCE:
+        if p is _P_LAST_CHANCE:
             # PILE is legal only when the card lets this seat knock or go gin.
             return PILE if _can_take(view.legal) and self.takes_last_chance(view) else PASS
         if p in LAYOUT_PHASES:
