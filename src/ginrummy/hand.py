@@ -255,8 +255,11 @@ class Hand:
             )
         self.deck = deck
         nd, d = self.non_dealer, self.dealer
-        for i in range(20):
-            self.hands[nd if i % 2 == 0 else d] |= 1 << deck[i]
+        for seat, first in ((nd, 0), (d, 1)):
+            m = 0
+            for c in deck[first:20:2]:
+                m |= 1 << c
+            self.hands[seat] |= m
         if self.rules.upcard:
             self.upcard = deck[20]
             self.pile = [deck[20]]
