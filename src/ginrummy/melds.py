@@ -761,17 +761,39 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
     defender could lay off (among ``hidden``, by default every card not in the hand).
 
     None when no arrangement is at or under the limit.
+
+    The same answer as taking, among ``arrangements(mask, limit)`` with the lowest deadwood,
+    the first with the least (exposure, number of melds), but found by the same walk pruned
+    to the arrangements that can still reach the lowest deadwood (``deadwood(mask)``): a
+    branch whose free cards cannot get there is not entered. Every knock asks this, and the
+    full list was most of its cost.
     """
-    options = arrangements(mask, limit)
-    if not options:
+    low = deadwood(mask)
+    if low > limit:
         return None
     if hidden is None:
         hidden = ((1 << 52) - 1) & ~mask
-    low = options[0][0]
-    return min(
-        (o for o in options if o[0] == low),
-        key=lambda o: (layoff_exposure(o[1], hidden), len(o[1])),
-    )
+    candidates = melds_in(mask)
+    total = points(mask)
+    best: tuple[int, list[int]] | None = None
+    best_key = (0, 0)
+
+    def walk(start: int, used: int, chosen: list[int], melded: int) -> None:
+        nonlocal best, best_key
+        if total - melded == low:
+            key = (layoff_exposure(chosen, hidden), len(chosen))
+            if best is None or key < best_key:
+                best, best_key = (low, list(chosen)), key
+        for i in range(start, len(candidates)):
+            m = candidates[i]
+            if m & used or deadwood(mask & ~(used | m)) > low:
+                continue
+            chosen.append(m)
+            walk(i + 1, used | m, chosen, melded + points(m))
+            chosen.pop()
+
+    walk(0, 0, [], 0)
+    return best
 
 
 class Defense(NamedTuple):
