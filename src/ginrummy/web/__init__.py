@@ -1,4 +1,23 @@
-"""The web app (FastAPI + SQLite): play against the computer or a friend, history, replays.
+"""The web app (FastAPI + SQLite): play the computer or a friend, history, statistics, replays.
 
-See :func:`ginrummy.web.app.create_app`; ``ginrummy serve`` runs it.
+``ginrummy serve [--host 127.0.0.1] [--port 8000] [--db ginrummy.sqlite3]`` runs it; see
+:func:`ginrummy.web.app.create_app`.
+
+Protocol (the browser pages use exactly this; so do the tests and ``bench/load.py``):
+
+- ``POST /api/games`` ``{"opponent": "simple" | ... | "human", "rules": {"preset": "classic",
+  "overrides": {...}}, "names": ["Ann"]}`` → ``{"id", "token", "url"}`` (plus ``invite_url`` for a
+  friend). Tokens are secrets: the server keeps only their hashes.
+- ``WS /api/ws/{id}``: first send ``{"type": "hello", "token": ...}``; then
+  ``{"type": "action", "action": "Kd", "seq": N}`` (``seq`` is the ``seq`` of the state being
+  answered; an old or replayed message is refused as ``stale``), ``{"type": "auto", "seq": N}``
+  (the best layout / defence after a knock), ``{"type": "next"}`` (ready for the next hand),
+  ``{"type": "hint"}``, ``{"type": "state"}``, ``{"type": "ping"}``. The server answers with
+  ``{"type": "state", ...}`` to every connection of both seats after each change (that is the
+  acknowledgement, sent only after the action is stored), or ``{"type": "error", "error": code,
+  "message": ..., "rule": ...}`` to the sender alone.
+- The same over HTTP with the ``X-Seat-Token`` header: ``GET /api/games/{id}/state``,
+  ``POST .../actions``, ``.../auto``, ``.../next``, ``GET .../hint``.
+- Public: ``GET /api/games/{id}`` (names, score sheet), ``/api/history``, ``/api/stats``; for
+  finished games only (all cards face up): ``/api/games/{id}/replay`` and ``/api/games/{id}/record``.
 """
