@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import multiprocessing
+import os
 from typing import Any, Literal
 
 from ..actions import Action, Kind
@@ -99,6 +100,22 @@ def _fallback_rank(view: SeatView) -> list[tuple[Action, float, str]]:
     return out
 
 
+def _watch_parent(parent: int) -> None:
+    """Worker initializer: exit when the server process is gone (even killed with SIGKILL).
+
+    Without this, workers of a killed server linger as orphans holding its pipes open.
+    """
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
 def _warm() -> int:
     """Import the players in a fresh worker so the first real decision is not slow."""
     try:
@@ -116,7 +133,9 @@ class ComputerRunner:
         self._pool: concurrent.futures.Executor | None = None
         if mode == "process":
             ctx = multiprocessing.get_context("spawn")
-            self._pool = concurrent.futures.ProcessPoolExecutor(max_workers=workers or 2, mp_context=ctx)
+            self._pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=workers or 2, mp_context=ctx, initializer=_watch_parent, initargs=(os.getpid(),)
+            )
             for _ in range(workers or 2):
                 self._pool.submit(_warm)
         elif mode == "thread":
@@ -137,5 +156,6 @@ class ComputerRunner:
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # Wait, so worker processes have exited before the server does (no orphans).
+            self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
