@@ -183,12 +183,15 @@ def build_knowledge(view: SeatView, params: ExpertParams) -> Knowledge:
                         w[x] *= f
 
     p = params
-    for c in discards:
+    # Each card counts once as evidence: a card passed back and forth must not compound.
+    for c in dict.fromkeys(discards):
         push(c, p.discard_rank, p.discard_adj, p.discard_two)
-    for c in taken:
+    for c in dict.fromkeys(taken):
         push(c, p.take_rank, p.take_adj, p.take_two)
-    for c in declined:
+    for c in dict.fromkeys(declined):
         push(c, p.decline_rank, p.decline_adj, 1.0)
+    for c in ucards:
+        w[c] = min(max(w[c], 1e-4), 1e4)
     total = sum(w[c] for c in ucards)
     p_opp = [0.0] * 52
     if total > 0 and opp_hidden:
@@ -460,6 +463,13 @@ class ExpertPlayer(Player):
             if 0 <= r + d < 13 and hand >> (s * 13 + r + d) & 1:
                 related = True
         other_word = "pass" if any(a.kind is Kind.PASS for a in others) else "draw from the stock"
+        mine = any(e.seat == view.seat and e.kind is Kind.DISCARD and e.card == top for e in view.events)
+        if mine and after > dec.limit:
+            # Taking back a card we threw away (unless to knock) can cycle forever between two
+            # players who both take from the pile: the stock never shrinks and the hand never ends.
+            out = [(a, 0.0, f"{other_word}: {card_str(top)} is a card you threw away") for a in others]
+            out.append((pile_a, -1.0, f"you discarded {card_str(top)} earlier; taking it back wastes a turn"))
+            return out
         if not related and after >= cur_dw:
             out = [(a, 0.0, f"{other_word}: {card_str(top)} does not help your hand") for a in others]
             out.append((pile_a, -1.0, f"{card_str(top)} neither joins a meld nor lowers your deadwood"))
