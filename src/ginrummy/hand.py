@@ -710,6 +710,16 @@ class Hand:
             self.verify(action)  # raises with the rule and its numbers
         return self._do(action)
 
+    def apply_unchecked(self, action: Action) -> Step:
+        """Play an action without the rule checks.
+
+        Only for a seat's reconstruction of a hand in which the opponent's cards are
+        placeholders (the engine protocol): there a legal opponent action, such as taking the
+        last discard to knock, can fail the check on cards the seat cannot see. Everything
+        the seat can check is checked later (the knock at its layout).
+        """
+        return self._do(action)
+
     def _do(self, a: Action) -> Step:
         seat = self.current
         k = a.kind

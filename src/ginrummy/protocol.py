@@ -183,6 +183,22 @@ def _put_on_stock_top(h: Hand, seat: int, card: Card) -> None:
     raise ProtocolError(f"you cannot draw {card_str(card)} from the stock: {_where(h, seat, card)}", rule="draw")
 
 
+def _taken_only_to_knock(h: Hand) -> bool:
+    """The player to act may take the top discard only if it then knocks (last chance, or a
+    throw-back of its own card)."""
+    top = h.top_discard
+    if top is None:
+        return False
+    if h.phase is Phase.LAST_CHANCE:
+        return True
+    return (
+        h.phase is Phase.DRAW
+        and not h.stock_only
+        and h.rules.throw_back
+        and h.first_thrower.get(top) == h.current
+    )
+
+
 def _shadow_deal(rules: Rules, seat: int, dealer: int, own: int, upcard: Card | None) -> Hand:
     """A dealt shadow hand: the seat's cards where the deal put them, unseen cards elsewhere."""
     non_dealer = 1 - dealer
@@ -241,14 +257,14 @@ def _provisional_layout(seat: int, pending: _PendingKnock) -> Hand:
     _hold(h, seat, laid)
     opp = 1 - seat
     if pending.big_gin:
-        h._do(BIG_GIN)
+        h.apply_unchecked(BIG_GIN)
     else:
         spare = h.hands[opp] & ~laid & ~_opp_public(h, opp)
         if not spare:
             spare = h.hands[opp] & ~laid
-        h._do(Action.knock((spare & -spare).bit_length() - 1))
+        h.apply_unchecked(Action.knock((spare & -spare).bit_length() - 1))
     for m in pending.melds:
-        h._do(Action.lay_meld(m))
+        h.apply_unchecked(Action.lay_meld(m))
     return h
 
 
@@ -477,6 +493,12 @@ class Engine:
                                 rule="hidden")
         if action.kind is Kind.PILE and "card" in msg:
             self._check_top(h, msg["card"])
+        if action.kind is Kind.PILE and _taken_only_to_knock(h):
+            # Whether the opponent can knock with that card depends on cards this seat
+            # cannot see; its knock is checked at its layout.
+            h.apply_unchecked(action)
+            st.shadow = h
+            return
         if action.kind is Kind.DONE and h.phase is Phase.DEFENDER_LAYOUT:
             self._reveal_defender(h, st.seat, msg)
         if action.kind in (Kind.DISCARD, Kind.LAYOFF):
