@@ -163,3 +163,30 @@ def test_knowledge_uses_only_the_view() -> None:
         assert k.unseen & (view.hand | pile | view.opponent_known) == 0
         assert abs(sum(k.p_opp) - k.opp_hidden) < 1e-6 or k.opp_hidden == 0
         h.apply(players[seat].decide(view))
+
+
+def test_two_experts_never_cycle_through_the_pile() -> None:
+    """Two pile-takers could pass the same cards back and forth forever (the stock never
+    shrinks); the expert never takes back its own discard unless it can knock with it."""
+    rules = Rules.preset("eaai")
+    rng = random.Random(139)
+    for i in range(4):
+        h = new_hand(rules, dealer=i % 2, seed=rng.getrandbits(32))
+        players = [ExpertPlayer(seed=i), ExpertPlayer(seed=i + 7)]
+        steps = 0
+        while not h.is_over:
+            seat = h.current
+            view = h.observation(seat)
+            a = players[seat].decide(view)
+            if a == PILE and view.pile:
+                mine = [e.card for e in view.events if e.seat == seat and e.kind is Kind.DISCARD]
+                top = view.pile[-1]
+                if top in mine:
+                    assert deadwood(view.hand | 1 << top) <= view.knock_limit or any(
+                        deadwood((view.hand | 1 << top) & ~(1 << c)) <= view.knock_limit
+                        for c in range(52)
+                        if view.hand >> c & 1
+                    )
+            h.apply(a)
+            steps += 1
+            assert steps < 400
