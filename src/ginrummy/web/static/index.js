@@ -108,6 +108,7 @@ document.getElementById("new-game").onsubmit = async (ev) => {
       const url = new URL(g.invite_url, location.href).href;
       const input = document.getElementById("invite-url");
       input.value = url;
+      localStorage.setItem("gr.invite." + g.id, url);
       document.getElementById("copy").onclick = () => { input.select(); navigator.clipboard?.writeText(url); };
       document.getElementById("go").href = g.url;
       document.getElementById("new-game").classList.add("hidden");

@@ -145,6 +145,11 @@ function render(msg) {
   if (v.knock_discard) $("knockcard").appendChild(GR.cardEl(v.knock_discard));
   $("laid").innerHTML = v.knocker !== null && v.phase !== "over" ? layoutHTML(v, nm) : "";
 
+  // A friend's table: keep the invite link at hand until they join.
+  const invite = g.opponent === "human" && me === 0 ? localStorage.getItem("gr.invite." + gameId) : null;
+  $("invite-note").classList.toggle("hidden", !invite || g.connected[opp]);
+  if (invite) $("invite-link").value = invite;
+
   // What the other player just did, so a person can follow the computer's moves.
   const last = g.last;
   $("last").textContent = last && last.seat === opp ? `${g.names[opp]}: ${describeLast(last.action, v)}` : "";
