@@ -135,6 +135,7 @@ class Store:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.RLock()
+        self._depth = 0
         self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
@@ -152,7 +153,16 @@ class Store:
         """A connection inside a transaction that commits on exit (rolls back on an exception)."""
         with self._lock:
             c = self._conn
+            if self._depth:
+                # Nested use (a router calling a Store method inside its own transaction): one transaction.
+                self._depth += 1
+                try:
+                    yield c
+                finally:
+                    self._depth -= 1
+                return
             c.execute("BEGIN")
+            self._depth = 1
             try:
                 yield c
             except BaseException:
@@ -160,6 +170,8 @@ class Store:
                 raise
             else:
                 c.execute("COMMIT")
+            finally:
+                self._depth = 0
 
     # -- games ---------------------------------------------------------------------------
 
