@@ -113,8 +113,8 @@ def test_two_people_never_see_each_others_hidden_cards(client: TestClient) -> No
                 received[s].append(msg)
         else:
             raise AssertionError("game did not finish")
-    assert check_messages(client, gid, 0, received[0]) > 50
-    assert check_messages(client, gid, 1, received[1]) > 50
+    assert check_messages(client, gid, 0, received[0]) > 10
+    assert check_messages(client, gid, 1, received[1]) > 10
 
 
 def test_person_against_computer_sees_only_their_own_cards(client: TestClient) -> None:
@@ -131,7 +131,7 @@ def test_person_against_computer_sees_only_their_own_cards(client: TestClient) -
             if out is not None:
                 ws.send_json(out)
     assert received[-1]["game"]["status"] == "finished"
-    assert check_messages(client, g["id"], 0, [m for m in received if m["type"] == "state"]) > 20
+    assert check_messages(client, g["id"], 0, [m for m in received if m["type"] == "state"]) > 5
 
 
 def test_the_public_game_view_has_no_cards(client: TestClient) -> None:
