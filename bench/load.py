@@ -14,7 +14,23 @@ the figures measure the server, not the deliberate pause) unless ``--url`` names
 Bounded on purpose: at most 2000 games and 900 seconds, loopback only.
 
     python bench/load.py --games 200 --opponent simple --duration 60
-    python bench/load.py --games 100 --opponent expert --duration 60
+    python bench/load.py --games 250 --opponent expert --duration 45 --workers 2
+
+Measured on the 2-core build machine (load generator, server and workers on the same 2 cores, other
+jobs running, load average 1.5-4.5), person acting every 2 s:
+
+=======================  =======  =========  =============  ====================
+run                      actions  ack p99    computer p99   bounds (100/250 ms)
+=======================  =======  =========  =============  ====================
+200 vs simple, 1 worker  98/s     29 ms      86 ms          hold
+100 vs expert, 1 worker  50/s     6 ms       39 ms          hold
+150 vs expert, 2 workers 75/s     12 ms      71 ms          hold
+200 vs expert, 2 workers 99/s     44 ms      243 ms         hold (at the edge)
+250 vs expert, 2 workers 124/s    68 ms      220 ms         hold
+300 vs expert, 2 workers 146/s    95 ms      372 ms         exceeded
+=======================  =======  =========  =============  ====================
+
+"computer p99" is to the end of the computer's turn (draw and discard); its first move is sooner.
 """
 
 from __future__ import annotations

@@ -167,6 +167,16 @@ def test_play_a_whole_hand_by_clicking(server: str, browser: object) -> None:
     page.click("#arrange")
     page.wait_for_timeout(50)
     assert page.inner_text("#deadwood").startswith("Deadwood")
+    # Drag the first card past the last one: the hand's order follows (and is kept across reloads).
+    before = hand_cards(page)
+    first = page.locator(f"#my-hand .card[data-card='{before[0]}']")
+    last = page.locator(f"#my-hand .card[data-card='{before[-1]}']")
+    box = last.bounding_box()
+    assert box is not None
+    first.drag_to(last, target_position={"x": box["width"] - 4, "y": box["height"] / 2})
+    page.wait_for_timeout(50)
+    after = hand_cards(page)
+    assert sorted(after) == sorted(before) and after[-1] == before[0]
     play_until_hand_end([page])
     text = page.inner_text("#explain")
     assert any(w in text for w in ("knocked", "gin", "undercut", "Dead hand")), text
