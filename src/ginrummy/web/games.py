@@ -144,11 +144,15 @@ class GameService:
         if room is not None:
             return room
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(game_id)
-            if room is None:
-                room = self.load(game_id)
-                self.rooms[game_id] = room
+        try:
+            async with lock:
+                room = self.rooms.get(game_id)
+                if room is None:
+                    room = self.load(game_id)
+                    self.rooms[game_id] = room
+        finally:
+            if not lock.locked():
+                self._loading.pop(game_id, None)  # unknown ids must not pile up locks
         return room
 
     def load(self, game_id: str) -> Room:
