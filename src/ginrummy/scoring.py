@@ -45,7 +45,10 @@ class HandResult:
 
         >>> HandResult(kind='undercut', winner=1, points=12, knocker=0, knocker_deadwood=8,
         ...            defender_deadwood=6).explain(('You', 'Sam'))
-        'Sam undercut You: You knocked with 8, Sam had 6 after layoffs; 8 - 6 = 2 plus the undercut bonus 10 = 12.'
+        'Sam undercut you: You knocked with 8, Sam had 6 after layoffs; 8 - 6 = 2 plus the undercut bonus 10 = 12.'
+        >>> HandResult(kind='knock', winner=0, points=22, knocker=0, knocker_deadwood=3,
+        ...            defender_deadwood=25).explain(('You', 'Sam')).split('. ')[1]
+        'You score 25 - 3 = 22.'
         """
         if self.kind == "dead":
             return "Dead hand: the stock ran down to its last cards with no knock. Nobody scores."
@@ -56,13 +59,13 @@ class HandResult:
         if self.kind == "knock":
             text = (
                 f"{k} knocked with {self.knocker_deadwood}; {d} had {self.defender_deadwood} after layoffs. "
-                f"{k} scores {self.defender_deadwood} - {self.knocker_deadwood} = {base}{times}."
+                f"{k} {_verb(k, 'scores')} {self.defender_deadwood} - {self.knocker_deadwood} = {base}{times}."
             )
         elif self.kind == "undercut":
             diff = self.knocker_deadwood - self.defender_deadwood
             bonus = base - diff
             text = (
-                f"{d} undercut {k}: {k} knocked with {self.knocker_deadwood}, {d} had "
+                f"{d} undercut {_object(k)}: {k} knocked with {self.knocker_deadwood}, {d} had "
                 f"{self.defender_deadwood} after layoffs; {self.knocker_deadwood} - {self.defender_deadwood} = {diff} "
                 f"plus the undercut bonus {bonus} = {base}{times}."
             )
@@ -70,11 +73,12 @@ class HandResult:
             label = "big gin" if self.kind == "big_gin" else "gin"
             bonus = base - self.defender_deadwood
             text = (
-                f"{k} went {label}: the {label} bonus {bonus} plus {d}'s deadwood {self.defender_deadwood} "
+                f"{k} went {label}: the {label} bonus {bonus} plus {_possessive(d)} deadwood {self.defender_deadwood} "
                 f"= {base}{times}. No layoffs against {label}."
             )
         if self.extra_boxes:
-            text += f" {names[self.winner]} also gets {self.extra_boxes} extra box{'es' if self.extra_boxes > 1 else ''}."
+            w = names[self.winner]
+            text += f" {w} also {_verb(w, 'gets')} {self.extra_boxes} extra box{'es' if self.extra_boxes > 1 else ''}."
         return text
 
     def to_json(self) -> dict[str, Any]:
@@ -88,6 +92,23 @@ class HandResult:
             "multiplier": self.multiplier,
             "extra_boxes": self.extra_boxes,
         }
+
+
+def _is_you(name: str) -> bool:
+    return name.strip().lower() == "you"
+
+
+def _verb(name: str, verb: str) -> str:
+    """'Sam scores' but 'You score': player screens call the person "You"."""
+    return verb[:-1] if _is_you(name) else verb
+
+
+def _object(name: str) -> str:
+    return "you" if _is_you(name) else name
+
+
+def _possessive(name: str) -> str:
+    return "your" if _is_you(name) else f"{name}'s"
 
 
 DEAD_HAND = HandResult(kind="dead", winner=None, points=0)

@@ -108,7 +108,7 @@ def test_five_hands_reload_and_correct(server: str, browser: Any) -> None:
     assert "You knocked with 3" in page.inner_text("#last-hand")
     enter_hand(page, "gin", 1, None, 14)
     enter_hand(page, "knock", 0, 8, 6)
-    assert "Sam undercut You" in page.inner_text("#last-hand")
+    assert "Sam undercut you" in page.inner_text("#last-hand")
     enter_hand(page, "gin", 0, None, 31)
     enter_hand(page, "knock", 0, 5, 35)
 
