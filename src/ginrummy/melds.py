@@ -804,8 +804,9 @@ class Defense(NamedTuple):
     layoffs: list[tuple[Card, int]]  # (card, index of the knocker's meld)
 
 
-def _layoff_options(meld: int, hand: int) -> list[tuple[int, list[Card]]]:
-    """Each way to lay off cards of ``hand`` on one meld: (mask, cards in a legal order)."""
+def layoff_options(meld: int, hand: int) -> list[tuple[int, list[Card]]]:
+    """Each way to lay off cards of ``hand`` on one meld (as extended so far): (mask, cards in
+    an order the engine accepts, each extending the meld as it then stands)."""
     if is_set(meld):
         extra = layoff_targets(meld) & hand
         return [(0, [])] + ([(extra, [cards_of(extra)[0]])] if extra else [])
@@ -844,7 +845,7 @@ def best_defense(hand: int, knocker_melds: Sequence[int]) -> Defense:
     >>> d.deadwood, [(card_str(c), i) for c, i in d.layoffs]
     (4, [('7h', 0), ('9h', 1)])
     """
-    per_meld = [_layoff_options(m, hand) for m in knocker_melds]
+    per_meld = [layoff_options(m, hand) for m in knocker_melds]
     best: Defense | None = None
     for combo in product(*per_meld) if per_meld else [()]:
         laid = 0
@@ -896,6 +897,7 @@ __all__ = [
     "is_set",
     "knocker_choice",
     "layoff_exposure",
+    "layoff_options",
     "layoff_targets",
     "meld_str",
     "melds_in",

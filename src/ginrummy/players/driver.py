@@ -31,10 +31,10 @@ from itertools import product
 from typing import Any
 
 from ..actions import DONE, Action, Kind
-from ..cards import CARD_VALUES, FULL_DECK
+from ..cards import CARD_VALUES, FULL_DECK, cards_of
 from ..hand import Hand, Phase, Step
 from ..match import Match
-from ..melds import best_arrangement, best_defense, deadwood, is_set, knocker_choice
+from ..melds import best_arrangement, best_defense, deadwood, knocker_choice, layoff_options
 from ..observation import Event, SeatView, observe
 from ..scoring import HandResult
 from .base import Player
@@ -301,7 +301,7 @@ def best_layoffs(rest: int, melds: Sequence[int]) -> list[tuple[int, int]]:
     in an order the engine accepts (each card extends its meld as it stands)."""
     options: list[list[tuple[int, list[int]]]] = []
     for meld in melds:
-        options.append(_extensions(meld, rest))
+        options.append(layoff_options(meld, rest))
     best: list[tuple[int, int]] = []
     best_value = 0
     for combo in product(*options):
@@ -315,52 +315,12 @@ def best_layoffs(rest: int, melds: Sequence[int]) -> list[tuple[int, int]]:
             used |= mask
         if not ok:
             continue
-        for c in _cards(used):
+        for c in cards_of(used):
             value += CARD_VALUES[c]
         if value > best_value:
             best_value = value
             best = [(c, t) for t, (_, seq) in enumerate(combo) for c in seq]
     return best
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _extensions(meld: int, hand: int) -> list[tuple[int, list[int]]]:
-    """Each way to extend one meld with cards of ``hand``: (mask, cards in a legal order)."""
-    if is_set(meld):
-        rank = (meld & -meld).bit_length() - 1
-        rank %= 13
-        four = 1 << rank | 1 << (rank + 13) | 1 << (rank + 26) | 1 << (rank + 39)
-        extra = four & ~meld & hand
-        return [(0, [])] + ([(extra, [extra.bit_length() - 1])] if extra else [])
-    lo = (meld & -meld).bit_length() - 1
-    hi = meld.bit_length() - 1
-    down: list[int] = []
-    c = lo - 1
-    while c >= 0 and c // 13 == lo // 13 and hand >> c & 1:
-        down.append(c)
-        c -= 1
-    up: list[int] = []
-    c = hi + 1
-    while c < 52 and c // 13 == hi // 13 and hand >> c & 1:
-        up.append(c)
-        c += 1
-    out = []
-    for i in range(len(down) + 1):
-        for j in range(len(up) + 1):
-            seq = down[:i] + up[:j]
-            m = 0
-            for x in seq:
-                m |= 1 << x
-            out.append((m, seq))
-    return out
 
 
 def defender_plan(view: SeatView) -> tuple[list[int], list[tuple[int, int]]]:
