@@ -47,7 +47,12 @@ def secrets_for(seat: int, frames: list[dict[str, Any]], k: int) -> set[str]:
     f = frames[k]
     opp = 1 - seat
     secret = set(f["stock"])
-    if f["knocker"] == opp and f["knock_discard"]:
+    # Cards the opponent took face up from the pile are public, wherever they go next.
+    taken: set[str] = set()
+    for j in range(1, k + 1):
+        if frames[j]["seat"] == opp and frames[j]["action"] == "pile":
+            taken.add(frames[j - 1]["pile"][-1])
+    if f["knocker"] == opp and f["knock_discard"] and f["knock_discard"] not in taken:
         secret.add(f["knock_discard"])
     if f["knocker"] is not None:
         # A hand goes face up once its owner has finished laying it out (melds apart from deadwood):
@@ -55,10 +60,7 @@ def secrets_for(seat: int, frames: list[dict[str, Any]], k: int) -> set[str]:
         done = f["phase"] != "layout" if f["knocker"] == opp else f["phase"] in ("layoff", "over")
         if done:
             return secret
-    public: set[str] = set()
-    for j in range(1, k + 1):
-        if frames[j]["seat"] == opp and frames[j]["action"] == "pile":
-            public.add(frames[j - 1]["pile"][-1])
+    public = set(taken)
     if f["knocker"] is not None:
         laid = f["knocker_melds"] if f["knocker"] == opp else f["defender_melds"]
         for m in laid:
