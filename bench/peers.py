@@ -1,6 +1,7 @@
-"""Our players against OpenSpiel's simple_gin_rummy_bot, in OpenSpiel's own game, on identical deals.
+"""Our players against OpenSpiel's simple_gin_rummy_bot or RLCard's novice rule agent, on identical deals.
 
     .venv/bin/python bench/peers.py --players simple greedy --hands 1000 --seed 7
+    .venv/bin/python bench/peers.py --peer rlcard --players simple greedy expert --hands 400
 
 Each deal is played twice: our player as OpenSpiel's player 0 (the non-dealer), then as
 player 1, with the same deck, so each side gets the other's cards once. The score is
@@ -10,8 +11,12 @@ counts once, as the mean of its two hands, so the seat swap's pairing is kept). 
 one engine cannot mirror in the other (see ``ginrummy.players.peers``) is left out, and the
 count is printed. Needs ``pip install open_spiel``.
 
-RLCard's GinRummyNoviceRuleAgent is not wired in yet (see bench/PEERS_NOTES.md for how it is
-called; its payoffs are not gin-rummy points).
+``--peer rlcard`` plays RLCard's GinRummyNoviceRuleAgent (``RLCardNovicePlayer``, which
+translates our seat view into the agent's observation and its action back) in OUR engine,
+under our "eaai" rules with the wall's last chance (gin 25, undercut 25, knock 10, layoffs):
+RLCard's own game has no upcard offer, no layoffs and no undercut, and its payoffs are RL
+rewards, not points, so the agent's layouts and layoffs are our driver's defaults and the
+score is ours. Same pairing: each deal twice, seats swapped. Needs ``pip install rlcard``.
 """
 
 from __future__ import annotations
@@ -21,9 +26,60 @@ import json
 import random
 import sys
 import time
+from typing import Any
 
+from ginrummy.hand import new_hand
 from ginrummy.players import get_player
-from ginrummy.players.peers import OpenSpielTable, stats
+from ginrummy.players.driver import play_hand
+from ginrummy.players.peers import OPENSPIEL_RULES, OpenSpielTable, stats
+
+RLCARD_CAVEAT = (
+    "played in our engine under our rules (upcard offer, layoffs, undercut, gin 25, undercut 25, "
+    "knock 10): RLCard's own game has no upcard offer, no layoffs and no undercut; the novice "
+    "agent's layouts and layoffs are our driver's defaults"
+)
+
+
+def run_rlcard(names: list[str], pairs: int, seed: int) -> list[dict[str, Any]]:
+    """Each of our players against RLCard's novice agent in our engine, seat-swapped deals."""
+    from ginrummy.players.peers import RLCardNovicePlayer
+
+    out: list[dict[str, Any]] = []
+    for name in names:
+        per_deal: list[float] = []
+        kinds: dict[str, int] = {}
+        wins = losses = dead = 0
+        t0 = time.perf_counter()
+        for i in range(pairs):
+            deck = list(range(52))
+            random.Random(f"peers:{seed}:{i}").shuffle(deck)
+            pts = []
+            for seat in (0, 1):
+                pseed = random.Random(f"peers:{seed}:{i}:p").getrandbits(63)
+                ours = get_player(name, seed=pseed)
+                novice = RLCardNovicePlayer(seed=pseed ^ 1)
+                players = [ours, novice] if seat == 0 else [novice, ours]
+                hand = new_hand(OPENSPIEL_RULES, dealer=1, deck=deck)
+                r = play_hand(hand, players)
+                kinds[r.kind] = kinds.get(r.kind, 0) + 1
+                if r.winner is None:
+                    dead += 1
+                    pts.append(0.0)
+                elif r.winner == seat:
+                    wins += 1
+                    pts.append(float(r.points))
+                else:
+                    losses += 1
+                    pts.append(-float(r.points))
+            per_deal.append(sum(pts) / 2)
+        s = stats(per_deal)
+        out.append({
+            "player": name, "opponent": "rlcard GinRummyNoviceRuleAgent", "deals": pairs, "hands": 2 * pairs,
+            "wins": wins, "losses": losses, "dead": dead, "win_rate": wins / (2 * pairs),
+            "points_per_hand": s["mean"], "ci95": s["ci95"], "kinds": kinds,
+            "seconds": time.perf_counter() - t0, "note": RLCARD_CAVEAT,
+        })
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,8 +87,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", nargs="+", default=["simple", "greedy"], help="our players to test")
     ap.add_argument("--hands", type=int, default=400, help="hands per player (rounded up to pairs)")
     ap.add_argument("--seed", type=int, default=7)
+    ap.add_argument("--peer", choices=["openspiel", "rlcard"], default="openspiel", help="which peer to play")
+    ap.add_argument("--rlcard", action="store_const", const="rlcard", dest="peer", help="same as --peer rlcard")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    if args.peer == "rlcard":
+        try:
+            import rlcard  # noqa: F401
+        except ImportError:
+            print("RLCard is not installed: pip install rlcard", file=sys.stderr)
+            return 2
+        rows = run_rlcard(args.players, (args.hands + 1) // 2, args.seed)
+        if args.json:
+            print(json.dumps(rows))
+            return 0
+        print(f"Against RLCard's GinRummyNoviceRuleAgent, {RLCARD_CAVEAT}.")
+        for r in rows:
+            lo, hi = r["ci95"]
+            print(
+                f"{r['player']:>8s} vs RLCard novice: {r['hands']} hands ({r['deals']} seat-swapped deals), "
+                f"won {r['wins']}, lost {r['losses']}, dead {r['dead']} (win rate {r['win_rate']:.1%}); "
+                f"{r['points_per_hand']:+.2f} points per hand (95% {lo:+.2f} .. {hi:+.2f}); "
+                f"{r['seconds']:.1f} s; hands by kind: {r['kinds']}"
+            )
+        return 0
     try:
         table = OpenSpielTable()
     except ImportError:

@@ -1,6 +1,8 @@
-"""Play our players against OpenSpiel's ``simple_gin_rummy_bot`` in OpenSpiel's own game.
+"""Play our players against OpenSpiel's ``simple_gin_rummy_bot`` in OpenSpiel's own game, and
+against RLCard's ``GinRummyNoviceRuleAgent`` in ours (:class:`RLCardNovicePlayer`).
 
-Optional: needs ``open_spiel`` (``pip install open_spiel``); nothing else imports this module.
+Optional: needs ``open_spiel`` / ``rlcard`` (``pip install 'ginrummy[peers]'``), imported only
+when used; nothing else imports this module.
 
 How a player of ours, which only understands a :class:`~ginrummy.observation.SeatView`,
 plays inside OpenSpiel's ``gin_rummy``: we keep a *shadow* hand of our engine dealt from the
@@ -38,11 +40,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..actions import DONE, PASS, PILE, STOCK, Action, Kind
+from ..cards import cards_of
 from ..errors import IllegalActionError
 from ..hand import Hand, Phase, new_hand
+from ..observation import SeatView
 from ..rules import Rules
 from .base import Player
-from .driver import ViewBuilder
+from .driver import ViewBuilder, layout_action
 
 #: Our rules that OpenSpiel's default gin_rummy plays: gin 25, undercut 25, knock 10, the wall.
 OPENSPIEL_RULES = Rules.preset("eaai", last_chance=True)
@@ -297,6 +301,128 @@ class OpenSpielTable:
         defense.clear()
 
 
+# ---------------------------------------------------------------------------------------------
+# RLCard's GinRummyNoviceRuleAgent as one of our players
+# ---------------------------------------------------------------------------------------------
+
+#: RLCard 1.2.0 action ids (``rlcard.games.gin_rummy.utils.action_event``).
+RL_DRAW_CARD = 2
+RL_PICK_UP_DISCARD = 3
+RL_DECLARE_DEAD_HAND = 4
+RL_GIN = 5
+RL_DISCARD_BASE = 6
+RL_KNOCK_BASE = 58
+
+
+class RLCardNovicePlayer(Player):
+    """RLCard's ``GinRummyNoviceRuleAgent`` playing in our engine, from our SeatView only.
+
+    Optional: needs ``rlcard`` (``pip install rlcard``). Card ids need no translation: RLCard's
+    ``card_id = rank + 13 * suit`` with suits S, H, D, C is exactly ours.
+
+    The agent's ``step(state)`` reads ``state['obs'][0]`` (its hand) and
+    ``state['legal_actions']`` (an ordered dict of RLCard action ids). We build the full
+    5 x 52 observation of RLCard's env (hand, top discard, the rest of the pile, the
+    opponent's known cards, the unknown cards) from the view, and translate ``view.legal``
+    into RLCard ids the way RLCard's judge would offer them:
+
+    - draw: ``stock`` is RLCard's draw_card, ``pile`` its pick_up_discard. Our upcard offer
+      (which RLCard does not have) is offered as pick_up_discard (take) or draw_card (pass),
+      and our last-chance turn at the wall as pick_up_discard (take the discard to knock)
+      or declare_dead_hand (pass). The novice agent picks among these at random.
+    - discard: when some knock leaves no deadwood, RLCard offers only gin, and so do we
+      (mapped back to a gin knock of ours, or big gin where our rules have it); otherwise
+      each ``discard c`` and ``knock c`` of ours is RLCard's discard / knock of ``c``.
+    - layout, defender melds and layoffs (RLCard scores a knock without them): our driver's
+      default :func:`~ginrummy.players.driver.layout_action`.
+
+    The agent breaks ties with ``np.random.choice``; we keep a numpy random state of our own
+    (from ``seed``) and swap it in around each call, so play is reproducible and does not
+    disturb anyone else's numpy randomness.
+    """
+
+    name = "rlcard-novice"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        import numpy as np
+        from rlcard.models.gin_rummy_rule_models import GinRummyNoviceRuleAgent
+
+        self._np = np
+        self.agent = GinRummyNoviceRuleAgent()
+        self._np_state = np.random.RandomState(self.rng.getrandbits(32)).get_state()
+
+    def decide(self, view: SeatView) -> Action:
+        from ..melds import deadwood
+
+        p = view.phase
+        if p in (Phase.LAYOUT, Phase.DEFENDER_LAYOUT, Phase.LAYOFF):
+            return layout_action(view)
+        back: dict[int, Action] = {}
+        if p is Phase.OFFER or p is Phase.DRAW or p is Phase.LAST_CHANCE:
+            for a in view.legal:
+                if a.kind is Kind.PILE:
+                    back[RL_PICK_UP_DISCARD] = a
+                elif a.kind is Kind.STOCK or (a.kind is Kind.PASS and p is Phase.OFFER):
+                    back[RL_DRAW_CARD] = a
+                elif a.kind is Kind.PASS:
+                    back[RL_DECLARE_DEAD_HAND] = a
+        elif p is Phase.DISCARD:
+            gin = [a for a in view.legal if a.kind is Kind.BIG_GIN]
+            gin += [a for a in view.legal if a.kind is Kind.KNOCK and deadwood(view.hand & ~(1 << a.card)) == 0]
+            if gin:
+                back[RL_GIN] = gin[0]
+            else:
+                for a in view.legal:
+                    if a.kind is Kind.DISCARD:
+                        back[RL_DISCARD_BASE + a.card] = a
+                    elif a.kind is Kind.KNOCK:
+                        back[RL_KNOCK_BASE + a.card] = a
+        if not back:
+            raise ValueError(f"RLCard has no move for phase {p.value} (legal: {[str(a) for a in view.legal]})")
+        if len(back) == 1:
+            return next(iter(back.values()))
+        chosen = self._step(view, list(back))
+        if chosen not in back:
+            raise ValueError(f"RLCard's novice agent chose {chosen}, not one of {list(back)}")
+        return back[chosen]
+
+    def _observation(self, view: SeatView) -> Any:
+        np = self._np
+        planes = np.zeros((5, 52), dtype=int)
+        pile_top = view.pile[-1] if view.pile else None
+        seen = view.hand | view.opponent_known
+        for c in cards_of(view.hand):
+            planes[0, c] = 1
+        if pile_top is not None:
+            planes[1, pile_top] = 1
+        for c in view.pile[:-1]:
+            planes[2, c] = 1
+        for c in cards_of(view.opponent_known):
+            planes[3, c] = 1
+        for c in view.pile:
+            seen |= 1 << c
+        for c in range(52):
+            if not seen >> c & 1:
+                planes[4, c] = 1
+        return planes
+
+    def _step(self, view: SeatView, ids: list[int]) -> int:
+        from collections import OrderedDict
+
+        np = self._np
+        state = {"obs": self._observation(view), "legal_actions": OrderedDict((i, None) for i in ids)}
+        state["raw_legal_actions"] = list(ids)
+        outer = np.random.get_state()
+        np.random.set_state(self._np_state)
+        try:
+            chosen = int(self.agent.step(state))
+        finally:
+            self._np_state = np.random.get_state()
+            np.random.set_state(outer)
+        return chosen
+
+
 def stats(points: Sequence[float]) -> dict[str, Any]:
     """Mean and 95% normal interval of per-deal points (each the mean of a seat-swapped pair)."""
     n = len(points)
@@ -308,4 +434,13 @@ def stats(points: Sequence[float]) -> dict[str, Any]:
     return {"n": n, "mean": mean, "ci95": [mean - half, mean + half]}
 
 
-__all__ = ["OPENSPIEL_RULES", "Desync", "OpenSpielTable", "PeerResult", "stats", "to_os_card", "to_our_card"]
+__all__ = [
+    "OPENSPIEL_RULES",
+    "Desync",
+    "OpenSpielTable",
+    "PeerResult",
+    "RLCardNovicePlayer",
+    "stats",
+    "to_os_card",
+    "to_our_card",
+]

@@ -1,0 +1,98 @@
+"""RLCard's novice rule agent as one of our players (optional extra ``peers``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ginrummy.actions import Action
+from ginrummy.hand import new_hand
+from ginrummy.observation import SeatView
+from ginrummy.players import get_player
+from ginrummy.players.base import Player
+from ginrummy.players.driver import play_hand
+from ginrummy.players.peers import OPENSPIEL_RULES
+
+pytest.importorskip("rlcard", reason="rlcard is not installed (optional extra: pip install -e '.[peers]')")
+
+
+class Checked(Player):
+    """Wraps a player and asserts every action it returns is one of ``view.legal``."""
+
+    def __init__(self, inner: Player) -> None:
+        super().__init__(0)
+        self.inner = inner
+        self.decisions = 0
+
+    def decide(self, view: SeatView) -> Action:
+        a = self.inner.decide(view)
+        assert a in view.legal, (view.phase, a, view.legal)
+        self.decisions += 1
+        return a
+
+    def new_hand(self, seat: int) -> None:
+        self.inner.new_hand(seat)
+
+
+def test_novice_plays_legal_hands_seat_swapped() -> None:
+    from ginrummy.players.peers import RLCardNovicePlayer
+
+    kinds = set()
+    for i in range(5):
+        deck = list(range(52))
+        random.Random(f"rlcard-test:{i}").shuffle(deck)
+        for seat in (0, 1):
+            novice = Checked(RLCardNovicePlayer(seed=i))
+            ours = Checked(get_player("simple", seed=i))
+            players = [ours, novice] if seat == 0 else [novice, ours]
+            hand = new_hand(OPENSPIEL_RULES, dealer=1, deck=deck)
+            r = play_hand(hand, players)
+            assert hand.is_over and r is hand.result
+            assert novice.decisions > 0
+            kinds.add(r.kind)
+    assert kinds <= {"knock", "gin", "undercut", "dead", "big_gin"}
+
+
+def test_novice_is_reproducible_and_leaves_numpy_alone() -> None:
+    import numpy as np
+
+    from ginrummy.players.peers import RLCardNovicePlayer
+
+    deck = list(range(52))
+    random.Random("rlcard-test:repro").shuffle(deck)
+    histories = []
+    for _ in range(2):
+        np.random.seed(123)
+        hand = new_hand(OPENSPIEL_RULES, dealer=1, deck=deck)
+        play_hand(hand, [RLCardNovicePlayer(seed=5), get_player("greedy", seed=5)])
+        after = np.random.random()
+        np.random.seed(123)
+        assert after == np.random.random()  # our play did not draw from numpy's global state
+        histories.append([str(s.action) for s in hand.history])
+    assert histories[0] == histories[1]
+
+
+def test_card_ids_are_rlcards() -> None:
+    from rlcard.games.gin_rummy.utils import utils
+
+    from ginrummy.cards import card_str
+
+    assert [str(utils.get_card(c)) for c in range(52)] == [card_str(c).upper() for c in range(52)]
+
+
+def test_novice_discard_is_a_legal_discard_or_knock() -> None:
+    from ginrummy.actions import Kind
+    from ginrummy.players.driver import ViewBuilder
+    from ginrummy.players.peers import RLCardNovicePlayer
+
+    deck = list(range(52))
+    random.Random("rlcard-test:discard").shuffle(deck)
+    hand = new_hand(OPENSPIEL_RULES, dealer=1, deck=deck)
+    p = RLCardNovicePlayer(seed=1)
+    vb = ViewBuilder(hand)
+    while hand.phase.value != "discard":
+        hand.apply(p.decide(vb.view(hand.current)))
+    view = vb.view(hand.current)
+    a = p.decide(view)
+    assert a in view.legal and a.kind in (Kind.DISCARD, Kind.KNOCK, Kind.BIG_GIN)
