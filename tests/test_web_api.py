@@ -217,3 +217,16 @@ def test_variants_play_to_the_end(client: TestClient, rules: dict[str, Any]) -> 
     end = play_rest(client, gid, headers)
     assert end["game"]["status"] == "finished"
     assert end["game"]["rules"]["preset"] == rules["preset"]
+
+
+def test_set_name_over_http(client: TestClient) -> None:
+    g = client.post("/api/games", json={"opponent": "human"}).json()
+    url = f"/api/games/{g['id']}/name"
+    assert client.post(url, json={"name": "Zed"}).status_code == 403
+    h = {"X-Seat-Token": g["invite_token"]}
+    assert client.post(url, json={"name": "y" * 41}, headers=h).status_code == 400
+    assert client.post(url, json={"name": "   "}, headers=h).status_code == 400
+    assert client.post(url, json={"name": 5}, headers=h).status_code == 400
+    r = client.post(url, json={"name": "z" * 40}, headers=h)
+    assert r.status_code == 200 and r.json()["game"]["names"][1] == "z" * 40
+    assert client.get(f"/api/games/{g['id']}").json()["names"] == ["Player 1", "z" * 40]

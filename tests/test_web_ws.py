@@ -150,3 +150,81 @@ def test_hint_answers_from_the_seats_view(client: TestClient) -> None:
         h = until(ws, lambda m: m["type"] == "hint")
         assert h["ref"] == 3 and h["hints"]
         assert all(x["action"] in msg["view"]["legal"] for x in h["hints"])
+
+
+def _hollywood_columns(rules: Any, results: list[dict[str, Any]]) -> list[list[int]]:
+    from ginrummy.match import ScoreSheet
+    from ginrummy.scoring import HandResult
+
+    sheet = ScoreSheet(rules, [HandResult(**r) for r in results])
+    return [list(sheet.game_scores(g)) for g in range(sheet.games)]
+
+
+def test_hollywood_sheet_carries_three_games(client: TestClient) -> None:
+    from ginrummy.rules import Rules
+
+    overrides = {"target": 30, "hollywood": True}
+    g = client.post("/api/games", json={"opponent": "simple", "rules": {"preset": "classic", "overrides": overrides}}).json()
+    rules = Rules.preset("classic", **overrides)
+    seen_hand_ends = 0
+    with client.websocket_connect(f"/api/ws/{g['id']}") as ws:
+        msg = hello(ws, g["token"])
+        assert msg["game"]["hollywood"] is True and len(msg["game"]["game_columns"]) == 3
+        for _ in range(20000):
+            if msg["type"] == "state":
+                game = msg["game"]
+                cols = game["game_columns"]
+                # Every state's three games equal a ScoreSheet rebuilt from the hands it lists.
+                expect = _hollywood_columns(rules, [row["result"] for row in game["sheet"]])
+                assert [c["scores"] for c in cols] == expect
+                assert [c["game"] for c in cols] == [1, 2, 3]
+                for c in cols:
+                    assert c["open"] == (c["winner"] is None) == (c["closed_by"] is None)
+                if game["sheet"]:
+                    last = game["sheet"][-1]
+                    assert last["totals"] == expect
+                if msg["view"]["phase"] == "over":
+                    seen_hand_ends += 1
+                if game["status"] == "finished":
+                    break
+            out = autoplay.respond(msg)
+            if out is not None:
+                ws.send_json(out)
+            msg = ws.receive_json()
+            assert msg["type"] != "error" or msg["error"] == "stale", msg
+        else:
+            raise AssertionError("game did not finish")
+    end = msg["game"]
+    assert seen_hand_ends >= 1 and end["status"] == "finished"
+    # The engine's own sheet, in the server's memory, agrees with what the seat was told.
+    room = client.app.state.games.rooms.get(g["id"])  # type: ignore[attr-defined]
+    if room is None:
+        room = client.app.state.games.load(g["id"])  # type: ignore[attr-defined]
+    sheet = room.match.sheet
+    assert sheet.games == 3
+    assert [c["scores"] for c in end["game_columns"]] == [list(sheet.game_scores(i)) for i in range(3)]
+    assert all(not c["open"] for c in end["game_columns"]) and all(not sheet.game_open(i) for i in range(3))
+    for i, c in enumerate(end["game_columns"]):
+        assert c["winner"] is not None and c["scores"][c["winner"]] >= 30
+        closing = end["sheet"][c["closed_by"] - 1]
+        assert i in closing["closed"] and i in closing["written"]
+    assert len(end["final"]["games"]) == 3
+
+
+def test_friend_names_themself_on_joining(client: TestClient) -> None:
+    g = client.post("/api/games", json={"opponent": "human", "names": ["Ann"]}).json()
+    gid, tokens = g["id"], [g["token"], g["invite_token"]]
+    with client.websocket_connect(f"/api/ws/{gid}") as a, client.websocket_connect(f"/api/ws/{gid}") as b:
+        hello(a, tokens[0])
+        s = hello(b, tokens[1])
+        assert s["game"]["names"] == ["Ann", "Player 2"]
+        b.send_json({"type": "name", "name": "x" * 41, "ref": 1})
+        err = until(b, lambda m: m["type"] == "error")
+        assert err["error"] == "malformed" and "40" in err["message"]
+        b.send_json({"type": "name", "name": "  <b>Bo</b> \n Smith ", "ref": 2})
+        seen = until(a, lambda m: m["type"] == "state" and m["game"]["names"][1] != "Player 2")
+        assert seen["game"]["names"] == ["Ann", "<b>Bo</b> Smith"]
+        until(b, lambda m: m["type"] == "state" and m["game"]["names"][1] == "<b>Bo</b> Smith")
+    # Stored with the seat: it survives a reload from the store and shows on the public page.
+    client.app.state.games.rooms.pop(gid)  # type: ignore[attr-defined]
+    assert client.get(f"/api/games/{gid}").json()["names"] == ["Ann", "<b>Bo</b> Smith"]

@@ -223,6 +223,15 @@ def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
     for p in (a, b):
         p.wait_for_selector("#my-hand .card")
         p.wait_for_function("state && state.game.connected[0] && state.game.connected[1]")
+    # The friend names themself on joining; both see the name, as text (escaped), never as markup.
+    b.wait_for_selector("#join-name:not(.hidden)")
+    b.fill("#name-input", "<i>Bea</i> & co")
+    b.click("#name-save")
+    for p in (a, b):
+        p.wait_for_function("state && state.game.names[1] === '<i>Bea</i> & co'")
+    assert a.inner_text("#opp-name") == "<i>Bea</i> & co" and b.inner_text("#my-name").startswith("<i>Bea</i> & co")
+    assert "<i>Bea</i> & co" in a.inner_text("#sheet") and a.locator("#sheet i, #opp-name i").count() == 0
+    assert not b.is_visible("#join-name") and not a.is_visible("#join-name")
     # Each sees only their own ten cards, and the other's as backs.
     assert set(hand_cards(a)).isdisjoint(hand_cards(b))
     assert a.eval_on_selector_all("#opp-hand .card[data-card]", "els => els.length") == 0
@@ -238,6 +247,42 @@ def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
         p.wait_for_function("state && state.game.hand_no === 2")
     ctx_a.close()
     ctx_b.close()
+
+
+def test_hollywood_sheet_shows_three_games(server: str, browser: object) -> None:
+    import json
+
+    body = {"opponent": "simple", "rules": {"preset": "classic", "overrides": {"hollywood": True, "target": 15}}}
+    req = urllib.request.Request(
+        server + "/api/games", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    g = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    page = browser.new_page(viewport={"width": 1400, "height": 900})  # type: ignore[attr-defined]
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + g["url"])
+    page.wait_for_selector("#my-hand .card")
+    assert page.locator("#sheet th.game-head").count() == 3
+    for hand in range(3):
+        play_until_hand_end([page])
+        if page.evaluate("state.game.status === 'finished'") or hand == 2:
+            break
+        page.click("#next")
+        page.wait_for_function(f"state && state.game.hand_no === {hand + 2}")
+    page.wait_for_function("state && state.game.sheet.length >= 1")
+    finished = page.evaluate("state.game.status === 'finished'")
+    if finished:
+        page.click("#final-close")
+    shot(page, "hollywood-sheet")
+    heads = page.eval_on_selector_all("#sheet th.game-head", "els => els.map(e => e.textContent)")
+    assert [h.split(" ")[0] + " " + h.split(" ")[1] for h in heads] == ["Game 1", "Game 2", "Game 3"]
+    # Six total cells (two players x three games) read the server's three games.
+    totals = page.eval_on_selector_all("#sheet tfoot tr:first-child th.num", "els => els.map(e => +e.textContent)")
+    cols = page.evaluate("state.game.game_columns")
+    assert totals == [s for c in cols for s in c["scores"]]
+    assert len(page.eval_on_selector_all("#sheet tbody tr", "els => els")) == len(page.evaluate("state.game.sheet"))
+    assert not errors
+    page.close()
 
 
 def test_server_killed_and_restarted_mid_hand(browser: object, tmp_path: Path) -> None:

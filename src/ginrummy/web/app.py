@@ -228,6 +228,13 @@ def _api(service: GameService, store: Store) -> APIRouter:
         await service.next_hand(room, seat)
         return service.state(room, seat)
 
+    @r.post("/games/{game_id}/name")
+    async def set_name(game_id: str, request: Request) -> dict[str, Any]:
+        room, seat = await seat_room(game_id, request)
+        data = await _body(request)
+        await service.set_name(room, seat, data.get("name"))
+        return service.state(room, seat)
+
     @r.get("/games/{game_id}/hint")
     async def hint(game_id: str, request: Request) -> dict[str, Any]:
         room, seat = await seat_room(game_id, request)
@@ -324,6 +331,8 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
             await service.auto(room, seat, msg.get("seq"))
         elif kind == "next":
             await service.next_hand(room, seat)
+        elif kind == "name":
+            await service.set_name(room, seat, msg.get("name"))
         elif kind == "hint":
             conn.queue.put_nowait({"type": "hint", "ref": ref, "hints": await service.hint(room, seat)})
         elif kind == "state":

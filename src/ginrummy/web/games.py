@@ -41,6 +41,8 @@ from .storage import GameRow, Store, deck_commitment, hash_token
 log = logging.getLogger("ginrummy.web")
 
 HUMAN = "human"
+#: The longest name a seat may take.
+MAX_NAME = 40
 
 
 @dataclass(eq=False)
@@ -280,6 +282,26 @@ class GameService:
             room.row = row
         room.ready = [room.is_computer(0), room.is_computer(1)]
 
+    async def set_name(self, room: Room, seat: int, name: Any) -> None:
+        """A seat names itself (a friend joining by link): stored with the seat, shown to both."""
+        if not isinstance(name, str):
+            raise WebError(400, "malformed", "a name must be text")
+        clean = " ".join(name.split())
+        if not clean:
+            raise WebError(400, "malformed", "a name cannot be empty")
+        if len(clean) > MAX_NAME:
+            raise WebError(400, "malformed", f"a name can be at most {MAX_NAME} characters")
+        if room.is_computer(seat):
+            raise forbidden("the computer's name cannot be changed")
+        async with room.lock:
+            names = list(room.row.names)
+            names[seat] = clean
+            self.store.set_names(room.row.id, names)
+            row = self.store.get_game(room.row.id)
+            assert row is not None
+            room.row = row
+        self.broadcast(room)
+
     # ------------------------------------------------------------------ the computer
 
     def kick_computer(self, room: Room) -> None:
@@ -365,6 +387,22 @@ class GameService:
                     "hand": row.index + 1,
                     "result": row.result.to_json(),
                     "totals": [list(t) for t in row.totals],
+                    # Games this hand was written in and games it closed (0-based), as on a Hollywood sheet.
+                    "written": list(row.written),
+                    "closed": list(row.closed),
+                }
+            )
+        sheet = m.sheet
+        columns = []
+        for g in range(sheet.games):
+            closer = next((r for r in sheet.rows if g in r.closed), None)
+            columns.append(
+                {
+                    "game": g + 1,
+                    "scores": list(sheet.game_scores(g)),
+                    "open": sheet.game_open(g),
+                    "winner": closer.result.winner if closer is not None else None,
+                    "closed_by": closer.index + 1 if closer is not None else None,
                 }
             )
         final = None
@@ -386,6 +424,9 @@ class GameService:
             "scores": list(m.scores),
             "hands_won": list(m.sheet.hands_won),
             "games": m.sheet.games,
+            "hollywood": rules.hollywood,
+            #: Every game kept on the sheet (three with Hollywood scoring): totals, open or closed.
+            "game_columns": columns,
             "sheet": rows,
             "final": final,
             "last": room.last,

@@ -236,6 +236,11 @@ class Store:
                 (time.time(), json.dumps(final), game_id),
             )
 
+    def set_names(self, game_id: str, names: list[str]) -> None:
+        """The seats' names (a friend who joined by link names themself)."""
+        with self.connection() as c:
+            c.execute(f"UPDATE games SET names = {_P} WHERE id = {_P}", (json.dumps(names), game_id))
+
     # -- hands and actions -----------------------------------------------------------------
 
     def add_hand(self, game_id: str, hand_no: int, dealer: int, deck: list[int], nonce: str) -> None:

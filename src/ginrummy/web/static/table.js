@@ -115,7 +115,9 @@ function render(msg) {
   $("opp-dot").className = "status-dot" + (g.connected[opp] ? " on" : "");
   $("opp-dot").title = g.connected[opp] ? "connected" : "not connected";
   $("opp-info").textContent = `${v.dealer === opp ? "dealer · " : ""}${g.connected[opp] ? "" : "not connected · "}${v.opponent_size} cards`;
-  $("hand-info").textContent = `Hand ${g.hand_no} · ${nm[0]} ${g.scores[0]} – ${nm[1]} ${g.scores[1]} · game to ${targetOf(g)}`;
+  const openGame = g.hollywood && g.game_columns ? g.game_columns.find((c) => c.open) : null;
+  document.body.classList.toggle("hollywood", !!g.hollywood);
+  $("hand-info").textContent = `Hand ${g.hand_no} · ${openGame ? `game ${openGame.game}: ` : ""}${nm[0]} ${g.scores[0]} – ${nm[1]} ${g.scores[1]} · game to ${targetOf(g)}`;
   $("deckhash").textContent = (g.deck_hash || "").slice(0, 16) + "…";
 
   // Opponent: backs plus the cards known face up (taken from the pile).
@@ -149,6 +151,12 @@ function render(msg) {
   const invite = g.opponent === "human" && me === 0 ? localStorage.getItem("gr.invite." + gameId) : null;
   $("invite-note").classList.toggle("hidden", !invite || g.connected[opp]);
   if (invite) $("invite-link").value = invite;
+
+  // A friend who joined by link names themself once (the name is stored with the seat).
+  const askName = g.opponent === "human" && me === 1 && !localStorage.getItem("gr.named." + gameId);
+  const joinBox = $("join-name");
+  if (askName && joinBox.classList.contains("hidden")) $("name-input").value = g.names[me] === "Player 2" ? "" : g.names[me];
+  joinBox.classList.toggle("hidden", !askName);
 
   // What the other player just did, so a person can follow the computer's moves.
   const last = g.last;
@@ -342,6 +350,7 @@ function youGrammar(text) {
 }
 
 function renderSheet(g, nm) {
+  if (g.hollywood && g.game_columns && g.game_columns.length > 1) { renderHollywood(g, nm); return; }
   const rows = g.sheet.map((row) => {
     const r = row.result;
     const cells = [0, 1].map((s) => (r.winner === s ? `<td class="num win">${r.points}<span class="muted"> ${r.kind === "knock" ? "" : r.kind.replace("_", " ")}</span></td>` : `<td class="num"></td>`)).join("");
@@ -353,6 +362,37 @@ function renderSheet(g, nm) {
     <tbody>${rows}</tbody><tfoot><tr><th>Total</th><th class="num">${g.scores[0]}</th><th class="num">${g.scores[1]}</th><th></th></tr>
     <tr><th>Boxes</th>${boxes}<td></td></tr></tfoot>`;
   $("sheet-note").textContent = g.games > 1 ? "Hollywood: totals shown for the first game still open." : "";
+}
+
+// Hollywood: three games side by side, as on a paper sheet. A player's 1st win is written in game 1,
+// the 2nd in games 1 and 2, each later win in every game still open; a closed game takes no more.
+function renderHollywood(g, nm) {
+  const cols = g.game_columns;
+  const head1 = cols.map((c) => `<th colspan="2" class="gstart game-head${c.open ? "" : " closed"}" data-game="${c.game}">Game ${c.game}${c.open ? "" : " ✓"}</th>`).join("");
+  const short = (n) => (n.length > 4 ? n.slice(0, 3) + "." : n);
+  const head2 = cols.map(() => [0, 1].map((s) => `<th class="num${s === 0 ? " gstart" : ""}" title="${GR.esc(nm[s])}">${GR.esc(short(nm[s]))}</th>`).join("")).join("");
+  const rows = g.sheet.map((row) => {
+    const r = row.result;
+    const cells = cols.map((c, gi) => {
+      const closedBefore = c.closed_by !== null && c.closed_by < row.hand;
+      const written = row.written.includes(gi);
+      return [0, 1].map((s) => {
+        const cls = "num hw" + (s === 0 ? " gstart" : "") + (closedBefore ? " shut" : "") + (row.closed.includes(gi) && r.winner === s ? " closer" : "");
+        if (r.kind === "dead" || !written || r.winner !== s) return `<td class="${cls}"></td>`;
+        return `<td class="${cls} win" title="+${r.points}: ${row.totals[gi][s]} in game ${c.game}">${row.totals[gi][s]}<span class="pts">+${r.points}</span></td>`;
+      }).join("");
+    }).join("");
+    const label = r.kind === "dead" ? ` <span class="muted">dead</span>` : r.kind === "knock" ? "" : ` <span class="muted">${r.kind.replace("_", " ")}</span>`;
+    return `<tr><td>${row.hand}${label}</td>${cells}</tr>`;
+  }).join("");
+  const totals = cols.map((c) => [0, 1].map((s) => `<th class="num${s === 0 ? " gstart" : ""}${c.winner === s ? " win" : ""}">${c.scores[s]}</th>`).join("")).join("");
+  const status = cols.map((c) => `<td colspan="2" class="muted game-status gstart">${c.open ? "open" : `✓ ${GR.esc(short(nm[c.winner]))} h${c.closed_by}`}</td>`).join("");
+  const boxes = `<br>Hands won: ${GR.esc(nm[0])} ${g.hands_won[0]} · ${GR.esc(nm[1])} ${g.hands_won[1]}`;
+  $("sheet").innerHTML = `<thead><tr><th rowspan="2">Hand</th>${head1}</tr><tr>${head2}</tr></thead>
+    <tbody>${rows}</tbody><tfoot><tr><th>Total</th>${totals}</tr><tr><th></th>${status}</tr></tfoot>`;
+  $("sheet").classList.add("hollywood");
+  const legend = [0, 1].map((s) => `${GR.esc(short(nm[s]))} = ${GR.esc(nm[s])}`).join(", ");
+  $("sheet-note").innerHTML = `Hollywood: three games at once; each cell is the running total (+ the hand's points); ✓ h3 = closed in hand 3. ${legend}.${boxes}`;
 }
 
 function renderFinal(g, nm) {
@@ -386,6 +426,16 @@ function showHints(hints) {
 }
 
 // ---------------------------------------------------------------- controls
+$("name-form").onsubmit = (e) => {
+  e.preventDefault();
+  const name = $("name-input").value.trim();
+  if (!name) { showError("Type a name, or choose Later."); return; }
+  if (name.length > 40) { showError("A name can be at most 40 characters."); return; }
+  send({ type: "name", name });
+  localStorage.setItem("gr.named." + gameId, "1");
+  $("join-name").classList.add("hidden");
+};
+$("name-skip").onclick = () => { localStorage.setItem("gr.named." + gameId, "1"); $("join-name").classList.add("hidden"); };
 $("arrange").onclick = arrange;
 $("sort").onclick = toggleSort;
 $("hint").onclick = () => send({ type: "hint" });
