@@ -411,7 +411,7 @@ function renderFinal(g, nm) {
   $("final-hands").innerHTML = `<tr><th>Hand</th><th>Result</th><th class="num">Points</th><th class="num">Totals</th></tr>` + g.sheet.map((row) => {
     const r = row.result;
     const who = r.winner === null ? "nobody" : nm[r.winner];
-    return `<tr><td>${row.hand}</td><td>${r.kind.replace("_", " ")} · ${GR.esc(who)}</td><td class="num">${r.points}</td><td class="num">${row.totals[0].join(" – ")}</td></tr>`;
+    return `<tr><td>${row.hand}</td><td>${r.kind.replace("_", " ")} · ${GR.esc(who)}</td><td class="num">${r.points}</td><td class="num">${row.totals.map((t) => t.join(" – ")).join(" | ")}</td></tr>`;
   }).join("");
   $("final-replay").href = `/replay/${gameId}`;
   $("final-record").href = `/api/games/${gameId}/record`;
