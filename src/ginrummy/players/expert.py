@@ -14,8 +14,9 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   figure captures both the deadwood now and the chance of improving;
 * draws from the pile only when that figure, after the best discard, beats the expectation of
   a stock draw (a two-ply expectation over the unseen cards);
-* discards to minimise that figure plus the *danger* of the card: how much it would lower the
-  deadwood of sampled opponent hands;
+* discards to minimise that figure, optionally plus the *danger* of the card: the chance it
+  joins a meld of a sampled opponent hand (weight ``danger``, 0 by default: measured, a
+  patient expert loses more by keeping its deadwood high than it saves in gifts);
 * decides knocks by Monte-Carlo: opponent hands are sampled from the model (never from the
   real hand: the player only has its :class:`~ginrummy.observation.SeatView`) and made as good
   as an opponent who has drawn that often would have made them; the defender's best melds and
@@ -73,7 +74,9 @@ class ExpertParams:
     #: Extra bonus for a hand that would be gin after its next draw.
     gin_bonus: float = 8.0
     #: Cost, in deadwood points, of a discard that surely joins a meld of the opponent.
-    danger: float = 8.0
+    #: 0 since the expert waits for gin / undercuts (wait_margin): against `simple` the danger
+    #: term then cost points (2,000-hand A/B runs in ``docs/strength.md``).
+    danger: float = 0.0
     #: Opponent-model weights: same rank / neighbour / two away of a card it threw away.
     discard_rank: float = 0.55
     discard_adj: float = 0.7
