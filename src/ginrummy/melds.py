@@ -748,6 +748,27 @@ def layoff_targets(meld: int, laid: int = 0) -> int:
     return out
 
 
+def joins_meld(hand: int, card: int) -> bool:
+    """Whether ``card`` would be part of some meld (a set or a run) with the cards of ``hand``.
+
+    >>> from ginrummy.cards import CardSet, parse_card
+    >>> h = CardSet.parse('7h 8h Ks Kd 2c').mask
+    >>> [joins_meld(h, parse_card(c)) for c in ('9h', '6h', 'Kc', '2d', 'Th')]
+    [True, True, True, False, False]
+    """
+    rank = card % 13
+    if ((hand & ~(1 << card)) & (_RANK_MASK << rank)).bit_count() >= 2:
+        return True
+    base = card - rank
+    lo = card
+    while lo > base and hand >> (lo - 1) & 1:
+        lo -= 1
+    hi = card
+    while hi < base + 12 and hand >> (hi + 1) & 1:
+        hi += 1
+    return hi - lo >= 2
+
+
 def layoff_exposure(melds: Sequence[int], hidden: int) -> int:
     """How many cards among ``hidden`` could be laid off directly on these melds."""
     n = 0
@@ -896,6 +917,7 @@ __all__ = [
     "is_meld",
     "is_set",
     "knocker_choice",
+    "joins_meld",
     "layoff_exposure",
     "layoff_options",
     "layoff_targets",

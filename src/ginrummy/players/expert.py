@@ -54,6 +54,7 @@ from ..melds import (
     best_arrangement,
     best_defense,
     deadwood,
+    joins_meld,
     layoff_targets,
     min_deadwood_after_discard,
 )
@@ -324,24 +325,9 @@ class _Decision:
             return 0.0
         hits = 0
         for s in ss:
-            if _joins_meld(s, card):
+            if joins_meld(s, card):
                 hits += 1
         return hits / len(ss)
-
-
-def _joins_meld(hand: int, card: int) -> bool:
-    """Whether ``card`` would be part of a set or a run with the cards of ``hand``."""
-    rank = card % 13
-    if ((hand & ~(1 << card)) & (_RANK_MASK << rank)).bit_count() >= 2:
-        return True
-    base = card - rank
-    lo = card
-    while lo > base and hand >> (lo - 1) & 1:
-        lo -= 1
-    hi = card
-    while hi < base + 12 and hand >> (hi + 1) & 1:
-        hi += 1
-    return hi - lo >= 2
 
 
 def _drop_worst(mask: int, n: int, keep: int) -> int:

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
 from ..hand import Phase
-from ..melds import best_discards, deadwood, min_deadwood_after_discard
+from ..melds import best_discards, deadwood, joins_meld, min_deadwood_after_discard
 from ..observation import SeatView
 from .base import Player
 from .driver import LAYOUT_PHASES, layout_action
@@ -47,27 +47,6 @@ _K_DISCARD = Kind.DISCARD
 _K_KNOCK = Kind.KNOCK
 _K_PILE = Kind.PILE
 
-
-
-def joins_meld(hand: int, card: int) -> bool:
-    """Whether ``card`` would be part of some meld (a set or a run) with the cards of ``hand``.
-
-    >>> from ginrummy.cards import CardSet, parse_card
-    >>> h = CardSet.parse('7h 8h Ks Kd 2c').mask
-    >>> [joins_meld(h, parse_card(c)) for c in ('9h', '6h', 'Kc', '2d', 'Th')]
-    [True, True, True, False, False]
-    """
-    rank = card % 13
-    if ((hand & ~(1 << card)) & (_RANK_MASK << rank)).bit_count() >= 2:
-        return True
-    base = card - rank
-    lo = card
-    while lo > base and hand >> (lo - 1) & 1:
-        lo -= 1
-    hi = card
-    while hi < base + 12 and hand >> (hi + 1) & 1:
-        hi += 1
-    return hi - lo >= 2
 
 
 #: Bits where a run of three may start: ranks ace..jack of each suit.
