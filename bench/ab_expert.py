@@ -4,7 +4,7 @@ Both variants play every deal against the same opponent, so the luck of the deal
 of the per-deal difference; the report is the mean difference in points per hand with its 95%
 interval. Variants are JSON objects of ``ExpertParams`` changes.
 
-    .venv/bin/python bench/ab_expert.py --a '{}' --b '{"depth2": 4}' --deals 1000 --seed 11 --workers 2
+    .venv/bin/python bench/ab_expert.py --a '{}' --b '{"danger": 4}' --deals 1000 --seed 11 --workers 2
 """
 
 from __future__ import annotations

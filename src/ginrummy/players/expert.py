@@ -14,9 +14,10 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   figure captures both the deadwood now and the chance of improving;
 * draws from the pile only when that figure, after the best discard, beats the expectation of
   a stock draw (a two-ply expectation over the unseen cards);
-* discards to minimise that figure, optionally plus the *danger* of the card: the chance it
-  joins a meld of a sampled opponent hand (weight ``danger``, 0 by default: measured, a
-  patient expert loses more by keeping its deadwood high than it saves in gifts);
+* discards to minimise that figure plus a small *danger* term: the chance the card joins a
+  meld of the opponent's hand, in closed form from the per-card chances (weight ``danger``,
+  2: measured, a patient expert loses more by keeping its deadwood high than it saves in
+  gifts, though a perfect reading of the opponent's hand would make gifts worth avoiding);
 * decides knocks by Monte-Carlo: opponent hands are sampled from the model (never from the
   real hand: the player only has its :class:`~ginrummy.observation.SeatView`) and made as good
   as an opponent who has drawn that often would have made them; the defender's best melds and
@@ -45,7 +46,6 @@ import json
 import os
 import random
 from dataclasses import dataclass, field, replace
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..actions import DONE, Action, Kind
@@ -54,14 +54,12 @@ from ..melds import (
     arrangements,
     best_arrangement,
     best_defense,
-    best_discards,
     deadwood,
     joins_meld,
     layoff_targets,
     min_deadwood_after_discard,
 )
 from .base import Player
-from .playout import playout, score_knock
 
 if TYPE_CHECKING:
     from ..observation import SeatView
@@ -78,9 +76,9 @@ class ExpertParams:
     #: Extra bonus for a hand that would be gin after its next draw.
     gin_bonus: float = 8.0
     #: Cost, in deadwood points, of a discard that surely joins a meld of the opponent.
-    #: 0 since the expert waits for gin / undercuts (wait_margin): against `simple` the danger
-    #: term then cost points (2,000-hand A/B runs in ``docs/strength.md``).
-    danger: float = 0.0
+    #: Small: a patient expert loses more by keeping its deadwood high than it saves in gifts
+    #: (weights 4-14 measured worse, 2 with the closed-form chance better; ``docs/strength.md``).
+    danger: float = 2.0
     #: Opponent-model weights: same rank / neighbour / two away of a card it threw away.
     discard_rank: float = 0.55
     discard_adj: float = 0.7
@@ -103,47 +101,10 @@ class ExpertParams:
     #: Weight of the deadwood held now (what an opponent's knock would catch) in a hand's value.
     hold_weight: float = 0.0
     #: Require this much more expectation from waiting than from knocking before waiting.
-    wait_margin: float = 8.0
-    #: Determinizations played out per decision (0: decide by the heuristics above alone).
-    playouts: int = 0
-    #: Discards (the best by the heuristic value) compared by playouts.
-    candidates: int = 4
-    #: In playouts, the expert's seat knocks at or under this deadwood (gin always).
-    self_knock: int = 0
-    #: With playouts, knocking must beat the best discard by this many points.
-    playout_margin: float = 0.0
-    #: Compare pile and stock draws by playouts too (1) or by the heuristic value (0).
-    playout_draw: int = 1
-    #: Weight of the opponent's chance to knock on its next turn in a discard's cost: with
-    #: that chance, what counts is the count we hold now, not the one after our next draw.
-    hazard: float = 0.0
-    #: Bonus (deadwood points) for a count that undercuts a knock, times the chance that a
-    #: typical knock count (``_KNOCK_COUNT_TAIL``) is at or over it (0: off).
-    undercut_shape: float = 0.0
-    #: With a pivot, the danger term's sign follows our count: over the pivot a gift to the
-    #: opponent costs (it knocks sooner while we hold much), under it the gift is welcome
-    #: (it knocks sooner into our undercut). 0: the danger term is a plain cost.
-    danger_pivot: float = 0.0
-    #: Sampled opponent hands that break what its last moves say (see ``_fit_test``) are kept
-    #: with this chance per broken expectation (0: no such test).
-    consistency: float = 0.0
-    #: How ``danger`` is estimated: 0 over the sampled hands, 1 in closed form from the
-    #: per-card chances (no sampling noise).
-    danger_model: int = 0
-    #: Proposals per wanted sample for that test.
-    tries: int = 8
-    #: Worth of holding a loose card that would lay off on the opponent's melds when it knocks:
-    #: its value times the chance (over sampled opponent hands) times this weight (0: off).
-    layoff_hold: float = 0.0
-    #: Discards (best by the one-draw value) re-ranked by the two-draw value (0: off).
-    depth2: int = 0
-    #: The undercut's worth in that blend (deadwood-point units).
-    hazard_undercut: float = 25.0
-
-
-#: Chance that a knock-at-once player's knock count is at or over d (d = 0..10, for a knock
-#: limit of 10; scaled for others), measured from 3,000 hands of ``simple`` against itself.
-_KNOCK_COUNT_TAIL = (1.0, 0.979, 0.926, 0.89, 0.845, 0.80, 0.75, 0.667, 0.545, 0.384, 0.207)
+    wait_margin: float = 12.0
+    #: How ``danger`` is estimated: 1 in closed form from the per-card chances (no sampling
+    #: noise; measured better, ``docs/strength.md``), 0 over the sampled opponent hands.
+    danger_model: int = 1
 
 
 @dataclass
@@ -288,12 +249,8 @@ class _Decision:
         tw = sum(x for _, x in self.stock_w)
         self.stock_total = tw if tw > 0 else 1.0
         self._val: dict[int, float] = {}
-        self._val2: dict[int, float] = {}
         self._samples: list[int] | None = None
         self._sample_dw: list[int] | None = None
-        self._dets: list[tuple[int, list[int]]] | None = None
-        self._threat: tuple[list[tuple[int, float]], list[int]] | None = None
-        self._lay: list[float] | None = None
 
     # -- hand values ------------------------------------------------------------------
 
@@ -302,8 +259,6 @@ class _Decision:
         v = float(d)
         if d <= self.limit:
             v -= p.knock_bonus
-            if p.undercut_shape and self.limit:
-                v -= p.undercut_shape * _KNOCK_COUNT_TAIL[min(10, d * 10 // self.limit)]
         if d == 0:
             v -= p.gin_bonus
         return v
@@ -327,27 +282,6 @@ class _Decision:
         self._val[hand10] = v
         return v
 
-    def value2(self, hand10: int) -> float:
-        """The hand value one stock draw later: each unseen card drawn, the better of the two
-        lowest-deadwood discards by :meth:`value` kept (lower is better)."""
-        v = self._val2.get(hand10)
-        if v is not None:
-            return v
-        stock = self.view.stock_size - self.view.rules.dead_hand_stock
-        if stock <= 2 or not self.stock_w:
-            v = self.value(hand10)
-        else:
-            acc = 0.0
-            value = self.value
-            for c, wt in self.stock_w:
-                h = hand10 | 1 << c
-                d, cards = best_discards(h)
-                best = min(value(h & ~(1 << x)) for x in cards[:2])
-                acc += wt * best
-            v = acc / self.stock_total
-        self._val2[hand10] = v
-        return v
-
     # -- the opponent -------------------------------------------------------------------
 
     def samples(self) -> list[int]:
@@ -366,11 +300,7 @@ class _Decision:
             return self._samples
         # Weighted sampling without replacement (Efraimidis-Spirakis keys).
         weights = [max(k.p_opp[c], 1e-3) for c in ucards]
-        want = max(self.params.samples, self.params.playouts)
-        fit = self._fit_test()
-        tries = want * self.params.tries if fit is not None else want
-        spare: list[tuple[float, int]] = []
-        for _ in range(tries):
+        for _ in range(self.params.samples):
             keyed = sorted(
                 ((rng.random() ** (1.0 / w), c) for c, w in zip(ucards, weights, strict=True)), reverse=True
             )
@@ -379,121 +309,9 @@ class _Decision:
                 m |= 1 << c
             if extra:
                 m = _drop_worst(m, extra, k.opp_known)
-            m |= k.opp_known
-            if fit is not None:
-                f = fit(m)
-                if rng.random() >= f:
-                    spare.append((f, m))
-                    continue
-            out.append(m)
-            if len(out) >= want:
-                break
-        if len(out) < want:
-            spare.sort(key=lambda t: -t[0])
-            out.extend(m for _, m in spare[: want - len(out)])
+            out.append(m | k.opp_known)
         self._samples = out
         return out
-
-    def _fit_test(self) -> Callable[[int], float] | None:
-        """How well a sampled hand fits what the opponent just did (1: fully), or None.
-
-        Most players, and every rule-of-thumb bot, throw their highest unmelded card, knock
-        as soon as they can, and pass a pile card that joins none of their melds. So right
-        after the opponent's discard its hand has no loose card above the one it threw, can
-        not knock, and melds none of the cards it just passed over. Each broken expectation
-        multiplies the fit by ``consistency``.
-        """
-        eps = self.params.consistency
-        if not eps:
-            return None
-        view = self.view
-        opp = 1 - view.seat
-        last = None
-        for e in reversed(view.events):
-            if e.seat == opp:
-                if e.kind is Kind.DISCARD:
-                    last = e.card
-                break
-        if last is None:
-            return None
-        top_value = CARD_VALUES[last]
-        declined = [c for c in self.k.opp_declined[-2:] if c != last]
-        limit = self.limit
-
-        def fit(m: int) -> float:
-            f = 1.0
-            d, melds = best_arrangement(m)
-            if d <= limit:
-                f *= eps
-            loose = m
-            for x in melds:
-                loose &= ~x
-            for c in cards_of(loose):
-                if CARD_VALUES[c] > top_value:
-                    f *= eps
-            for c in declined:
-                if joins_meld(m, c):
-                    f *= eps
-            return f
-
-        return fit
-
-    def determinizations(self) -> list[tuple[int, list[int]]]:
-        """(opponent hand, stock in drawing order) pairs for playouts, from the samples."""
-        if self._dets is None:
-            unseen = self.k.unseen
-            out = []
-            for s in self.samples()[: self.params.playouts]:
-                stock = cards_of(unseen & ~s)
-                self.rng.shuffle(stock)
-                out.append((s, stock))
-            self._dets = out
-        return self._dets
-
-    def knock_threat(self) -> tuple[list[tuple[int, float]], list[int]]:
-        """Per sampled opponent hand: its chance to knock after a stock draw, and its knock counts.
-
-        Samples that could knock already are skipped: the opponent would have knocked.
-        """
-        if self._threat is None:
-            limit = self.limit
-            pool = self.k.unseen_cards
-            out: list[tuple[int, float]] = []
-            counts: list[int] = []
-            for s in self.samples():
-                if deadwood(s) <= limit:
-                    continue
-                hits = 0
-                n = 0
-                for u in pool:
-                    if s >> u & 1:
-                        continue
-                    n += 1
-                    d = min_deadwood_after_discard(s | 1 << u)
-                    if d <= limit:
-                        hits += 1
-                        counts.append(d)
-                out.append((s, hits / n if n else 0.0))
-            self._threat = (out, counts)
-        return self._threat
-
-    def layoff_chance(self) -> list[float]:
-        """Per card: the chance it lays off on a meld of the opponent's (sampled) hand."""
-        if self._lay is None:
-            lay = [0.0] * 52
-            ss = self.samples()
-            mine = self.k.me
-            for s in ss:
-                _, melds = best_arrangement(s)
-                t = 0
-                for m in melds:
-                    t |= layoff_targets(m)
-                for c in cards_of(t & mine):
-                    lay[c] += 1.0
-            if ss:
-                lay = [x / len(ss) for x in lay]
-            self._lay = lay
-        return self._lay
 
     def sample_deadwoods(self) -> list[int]:
         if self._sample_dw is None:
@@ -501,7 +319,7 @@ class _Decision:
         return self._sample_dw
 
     def danger(self, card: int) -> float:
-        """Probability that ``card`` joins a meld in the opponent's hand (over the samples).
+        """Probability that ``card`` joins a meld in the opponent's hand.
 
         A card that melds is what a pile-taking opponent wants; a card that only lowers its
         deadwood a little is no gift, so only melds count.
@@ -672,8 +490,6 @@ class ExpertPlayer(Player):
             out = [(a, 0.0, f"{other_word}: {card_str(top)} does not help your hand") for a in others]
             out.append((pile_a, -1.0, f"{card_str(top)} neither joins a meld nor lowers your deadwood"))
             return out
-        if self.params.playout_draw and view.phase is Phase.DRAW and self._use_playouts(view, dec):
-            return self._draw_by_playouts(view, dec, pile_a, others, other_word)
         # Taking the pile: best discard (not the card taken) by hand value.
         v_pile = float("inf")
         for d in cards_of(hand):
@@ -735,21 +551,7 @@ class ExpertPlayer(Player):
             rest = hand & ~(1 << d)
             v = dec.value(rest)
             dz = dec.danger(d) if p.danger else 0.0
-            if p.danger_pivot and dz:
-                dwr = deadwood(rest)
-                sign = max(-1.0, min(1.0, (dwr - p.danger_pivot) / p.danger_pivot))
-                cost = v + p.danger * dz * sign
-            else:
-                cost = v + p.danger * dz
-            if p.hazard:
-                cost = self._hazard_cost(dec, rest, d, v)
-            if p.layoff_hold:
-                lay = dec.layoff_chance()
-                _, melds = best_arrangement(rest)
-                loose = rest
-                for m in melds:
-                    loose &= ~m
-                cost -= p.layoff_hold * sum(lay[x] * CARD_VALUES[x] for x in cards_of(loose))
+            cost = v + p.danger * dz
             reason = f"discard {card_str(d)}: deadwood {deadwood(rest)}, expected {v:.1f} after the next draw"
             if dz >= 0.25:
                 reason += f"; {dz:.0%} chance it gives the opponent a meld"
@@ -758,24 +560,15 @@ class ExpertPlayer(Player):
                 reason = f"{card_str(d)} was just taken: throwing it back wastes the turn"
             costs[d] = cost
             out.append((a, -cost, reason))
-        if p.depth2 and costs:
-            top = sorted(costs, key=lambda c: costs[c])[: p.depth2]
-            worst = max(dec.value2(hand & ~(1 << c)) for c in top)
-            for c in costs:
-                if costs[c] < 500:
-                    costs[c] = dec.value2(hand & ~(1 << c)) if c in top else worst + 1.0 + costs[c]
-            out = [(a, -costs[a.card], r) for a, _v, r in out]
+        if not knocks:
+            return out
+        # Knocks: gin at once; otherwise weigh knocking now against one more turn.
         by_dw = sorted((deadwood(hand & ~(1 << a.card)), a.card, a) for a in knocks)
-        if by_dw and by_dw[0][0] == 0:
+        best_dw = by_dw[0][0]
+        if best_dw == 0:
             for dw, _, a in by_dw:
                 out.append((a, 1000.0 - dw, "gin: every card in melds" if dw == 0 else f"knock with {dw}"))
             return out
-        if self._use_playouts(view, dec):
-            return self._discard_by_playouts(view, dec, out, costs, by_dw)
-        if not knocks:
-            return out
-        # Knocks: weigh knocking now against one more turn.
-        best_dw = by_dw[0][0]
         # The knock discard: lowest deadwood, then the one whose arrangement leaves the fewest layoffs.
         cands = [t for t in by_dw if t[0] == best_dw]
         evs = []
@@ -801,132 +594,6 @@ class ExpertPlayer(Player):
         out = [
             (a, shift + (v + base_cost) if a.kind is Kind.DISCARD else v, r) for a, v, r in out
         ]
-        return out
-
-    def _hazard_cost(self, dec: _Decision, rest: int, card: int, v: float) -> float:
-        """Blend the hand value with what the hand loses if the opponent knocks next turn.
-
-        The opponent knocks next turn if our discard or its stock draw lets it (sampled); then
-        our count now meets its knock count (undercut: we gain the bonus plus the difference).
-        """
-        threat, counts = dec.knock_threat()
-        if not threat or not counts:
-            return v
-        limit = dec.limit
-        pk = 0.0
-        for s, q in threat:
-            if min_deadwood_after_discard(s | 1 << card) <= limit:
-                pk += 1.0
-            else:
-                pk += q
-        pk /= len(threat)
-        dw = deadwood(rest)
-        under = self.params.hazard_undercut
-        loss = 0.0
-        for k in counts:
-            loss += dw - k if dw > k else -(under + k - dw)
-        loss /= len(counts)
-        w = min(1.0, self.params.hazard * pk)
-        return (1.0 - w) * v + w * loss
-
-    # -- playouts ------------------------------------------------------------------------------
-
-    def _use_playouts(self, view: SeatView, dec: _Decision) -> bool:
-        return (
-            self.params.playouts > 0
-            and view.stock_size > view.rules.dead_hand_stock
-            and bool(dec.determinizations())
-        )
-
-    def _playout_args(self, view: SeatView, dec: _Decision) -> dict[str, int]:
-        rules = view.rules
-        return {
-            "limit": dec.limit,
-            "self_knock": min(self.params.self_knock, dec.limit),
-            "dead": rules.dead_hand_stock,
-            "gin": rules.gin_bonus,
-            "under": rules.undercut_bonus,
-        }
-
-    def _discard_by_playouts(
-        self,
-        view: SeatView,
-        dec: _Decision,
-        heuristic: list[tuple[Action, float, str]],
-        costs: dict[int, float],
-        by_dw: list[tuple[int, int, Action]],
-    ) -> list[tuple[Action, float, str]]:
-        """The best few discards and the best knock, compared by playouts on shared deals."""
-        p = self.params
-        hand = view.hand
-        mult = self._hand_mult(view)
-        args = self._playout_args(view, dec)
-        dets = dec.determinizations()
-        util = self._utility
-        ranked = sorted(costs, key=lambda c: costs[c])
-        cand = ranked[: p.candidates]
-        sums = dict.fromkeys(cand, 0.0)
-        knock_card = -1
-        knock_melds: list[int] = []
-        knock_sum = 0.0
-        if by_dw:
-            best_dw = by_dw[0][0]
-            best_exp = None
-            for dw, c, _a in by_dw:
-                if dw != best_dw:
-                    break
-                _, melds = self._arrangement(dec, hand & ~(1 << c), dec.limit)
-                exposure = sum(layoff_targets(m).bit_count() for m in melds)
-                if best_exp is None or exposure < best_exp:
-                    best_exp, knock_card, knock_melds = exposure, c, melds
-        gin, under = args["gin"], args["under"]
-        for opp, stock in dets:
-            for c in cand:
-                sums[c] += util(view, mult * playout(hand & ~(1 << c), opp, stock, c, True, **args))
-            if knock_card >= 0:
-                pts = score_knock(hand & ~(1 << knock_card), opp, gin, under, knock_melds)
-                knock_sum += util(view, mult * pts)
-        n = len(dets)
-        means = {c: sums[c] / n for c in cand}
-        floor = min(means.values())
-        out: list[tuple[Action, float, str]] = []
-        for a, _v, reason in heuristic:
-            if a.kind is Kind.DISCARD:
-                c = a.card
-                if c in means:
-                    out.append((a, means[c], f"{reason}; {means[c]:+.1f} points over {n} playouts"))
-                else:
-                    out.append((a, floor - 1.0 - (costs[c] - costs[ranked[0]]), reason))
-        best_discard = max(means.values())
-        for dw, c, a in by_dw:
-            if c == knock_card:
-                ev = knock_sum / n
-                val = ev - p.playout_margin
-                why = f"knock with {dw}: {ev:+.1f} points over {n} playouts (best discard {best_discard:+.1f})"
-                out.append((a, val, why))
-            else:
-                out.append((a, floor - 2.0 - dw, f"knock with {dw}: more deadwood than needed"))
-        return out
-
-    def _draw_by_playouts(
-        self, view: SeatView, dec: _Decision, pile_a: Action, others: list[Action], other_word: str
-    ) -> list[tuple[Action, float, str]]:
-        """Pile or stock, compared by playouts on shared deals."""
-        hand = view.hand
-        top = view.pile[-1]
-        mult = self._hand_mult(view)
-        args = self._playout_args(view, dec)
-        dets = dec.determinizations()
-        util = self._utility
-        v_pile = v_stock = 0.0
-        for opp, stock in dets:
-            v_pile += util(view, mult * playout(hand, opp, stock, top, False, force=1, **args))
-            v_stock += util(view, mult * playout(hand, opp, stock, top, False, force=2, **args))
-        n = len(dets)
-        v_pile /= n
-        v_stock /= n
-        out = [(a, v_stock, f"{other_word}: {v_stock:+.1f} points over {n} playouts") for a in others]
-        out.append((pile_a, v_pile, f"take {card_str(top)}: {v_pile:+.1f} points over {n} playouts"))
         return out
 
     def _hand_mult(self, view: SeatView) -> int:

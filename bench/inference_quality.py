@@ -1,0 +1,79 @@
+"""How well does the expert read the opponent's hand? Brier scores against the truth.
+
+Plays hands of ``expert`` against an opponent; at every expert discard decision it compares
+the expert's beliefs with the real hidden hand (read here, outside the player, only to
+score the beliefs):
+
+* membership: for each unseen card, the believed chance that the opponent holds it;
+* danger: for each card in the expert's hand, the believed chance that it joins a meld of
+  the opponent's hand (what the ``danger`` term of a discard uses).
+
+Lower is better; "base rate" is the score of always answering the average. Variants are
+``ExpertParams`` changes (JSON), e.g. ``'{"danger_model": 0}'``.
+
+    .venv/bin/python bench/inference_quality.py --hands 150 '{}' '{"danger_model": 0}' '{"danger_model": 0, "improve": 0}'
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+
+from ginrummy.cards import cards_of
+from ginrummy.hand import Phase, new_hand
+from ginrummy.melds import joins_meld
+from ginrummy.players import get_player
+from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision
+from ginrummy.rules import Rules
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("variants", nargs="*", default=["{}"])
+    ap.add_argument("--hands", type=int, default=150)
+    ap.add_argument("--opponent", default="simple")
+    ap.add_argument("--rules", default="eaai")
+    ns = ap.parse_args()
+    rules = Rules.preset(ns.rules)
+    variants = [dataclasses.replace(ExpertParams(), **json.loads(v)) for v in ns.variants]
+    member = [0.0] * len(variants)
+    danger = [0.0] * len(variants)
+    n_member = n_danger = held = melds = 0
+    for i in range(ns.hands):
+        h = new_hand(rules, dealer=i % 2, seed=i + 999)
+        seat = i % 2
+        players = [ExpertPlayer(seed=1), get_player(ns.opponent, seed=1)]
+        if seat == 1:
+            players.reverse()
+        for s, p in enumerate(players):
+            p.new_hand(s)
+        while not h.is_over:
+            cur = h.current
+            view = h.observation(cur)
+            if cur == seat and h.phase is Phase.DISCARD:
+                opp = h.hands[1 - cur]
+                hidden = opp & ~view.opponent_known
+                joins = {c: joins_meld(opp, c) for c in cards_of(view.hand)}
+                for j, params in enumerate(variants):
+                    dec = _Decision(view, params, random.Random(i * 31 + len(view.events)))
+                    for c in dec.k.unseen_cards:
+                        member[j] += (dec.k.p_opp[c] - (hidden >> c & 1)) ** 2
+                    for c, t in joins.items():
+                        danger[j] += (dec.danger(c) - t) ** 2
+                unseen = _Decision(view, variants[0], random.Random(0)).k.unseen_cards
+                n_member += len(unseen)
+                held += sum(hidden >> c & 1 for c in unseen)
+                n_danger += len(joins)
+                melds += sum(joins.values())
+            h.apply(players[cur].decide(view))
+    bm, bd = held / n_member, melds / n_danger
+    print(f"{ns.hands} hands vs {ns.opponent}: {n_member} unseen-card beliefs, {n_danger} danger beliefs")
+    print(f"  base rate            membership {bm * (1 - bm):.4f}   danger {bd * (1 - bd):.4f}")
+    for v, m, d in zip(ns.variants, member, danger, strict=True):
+        print(f"  {v:20s} membership {m / n_member:.4f}   danger {d / n_danger:.4f}")
+
+
+if __name__ == "__main__":
+    main()
