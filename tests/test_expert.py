@@ -190,3 +190,36 @@ def test_two_experts_never_cycle_through_the_pile() -> None:
             h.apply(a)
             steps += 1
             assert steps < 400
+
+
+def test_meld_chance_matches_enumeration_of_independent_cards() -> None:
+    """The closed-form danger equals the exact chance when the cards are held independently."""
+    from itertools import product
+
+    from ginrummy.melds import joins_meld
+    from ginrummy.players.expert import _meld_chance
+
+    rng = random.Random(5)
+    for x in (0, 1, 6, 11, 12, 25, 38, 51):
+        r = x % 13
+        relevant = [t * 13 + r for t in range(4) if t * 13 + r != x]
+        relevant += [x + d for d in (-2, -1, 1, 2) if 0 <= r + d < 13]
+        for _ in range(5):
+            p = [0.0] * 52
+            known = 0
+            for c in relevant:
+                p[c] = rng.choice([0.0, 0.1, 0.5, 0.9, 1.0])
+            if rng.random() < 0.3:
+                known = 1 << rng.choice(relevant)
+            exact = 0.0
+            for bits in product((0, 1), repeat=len(relevant)):
+                prob = 1.0
+                hand = known
+                for c, b in zip(relevant, bits, strict=True):
+                    q = 1.0 if known >> c & 1 else p[c]
+                    prob *= q if b else 1.0 - q
+                    if b:
+                        hand |= 1 << c
+                if prob and joins_meld(hand, x):
+                    exact += prob
+            assert abs(_meld_chance(p, known, x) - exact) < 1e-9, (x, [p[c] for c in relevant], known)
