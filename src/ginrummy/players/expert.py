@@ -69,7 +69,8 @@ _RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 @dataclass(frozen=True)
 class ExpertParams:
-    """The expert's tunable numbers (tuned by self-play; see ``bench/tune_expert.py``)."""
+    """The expert's tunable numbers, tuned against the baselines with ``bench/ab_expert.py`` and
+    ``ginrummy arena`` (``GINRUMMY_EXPERT_PARAMS`` sets them there); ``docs/strength.md``."""
 
     #: Deadwood-points bonus for a hand that can knock after its next draw.
     knock_bonus: float = 10.0
