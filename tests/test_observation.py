@@ -65,6 +65,23 @@ def test_view_hides_the_knock_discard_from_the_defender_for_good() -> None:
     hidden_from_defender()
 
 
+def test_a_known_card_knocked_face_down_stays_known_until_the_knocker_is_face_up() -> None:
+    """The defender saw the knocker take Qd; the knock discard (Qd, face down) must not show
+    early by Qd vanishing from what the defender knows, only once the knocker's hand is up."""
+    h = hand_for(ND, SAM, "Qd", stock="2c 2d")
+    play(h, "pile", "Kc", "stock", "3c", "stock")
+    assert h.observation(1).opponent_known == mask("Qd")
+    play(h, "knock Qd")
+    from ginrummy.players.driver import ViewBuilder
+
+    for v in (h.observation(1), ViewBuilder(h).view(1)):
+        assert v.knock_discard is None and v.opponent_known == mask("Qd")
+    play(h, "meld As2s3s")
+    assert h.observation(1).opponent_known == mask("Qd As 2s 3s")
+    play(h, "meld 4h5h6h", "meld 9s9d9c", "done")
+    assert h.observation(1).opponent_known == h.hands[0] == mask("As 2s 3s 4h 5h 6h 9s 9d 9c 2d")
+
+
 def test_view_after_a_knock_shows_laid_melds_then_each_whole_hand_once_laid_out() -> None:
     h = hand_for(ND, SAM, "Qd", stock="2c")
     play(h, "pass", "pass", "stock", "knock Kc", "meld As2s3s")

@@ -132,6 +132,10 @@ def observe(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatView
     opp = 1 - seat
     phase = hand.phase
     known = hand.shown[opp] & hand.hands[opp]
+    if hand.knocker == opp and hand.knock_discard is not None:
+        # The knock discard goes face down: a card this seat saw the knocker take stays known
+        # until the knocker's hand is face up; only then does its absence show.
+        known |= hand.shown[opp] & 1 << hand.knock_discard
     if hand.knocker is not None:
         # After a knock each hand goes face up once its owner has finished laying it out
         # (melds apart from deadwood): the knocker's when the defender starts, the

@@ -193,6 +193,8 @@ class ViewBuilder:
         opp_hand = h.hands[opp]
         known = h.shown[opp] & opp_hand
         knocker = h.knocker
+        if knocker == opp and h.knock_discard is not None:
+            known |= h.shown[opp] & 1 << h.knock_discard  # face down: still known (see observe)
         if knocker is not None:
             # Each hand goes face up once its owner has finished laying it out: the knocker's
             # when the defender starts, the defender's when layoffs start. Melds on the table
