@@ -56,13 +56,14 @@ def main() -> None:
                 opp = h.hands[1 - cur]
                 hidden = opp & ~view.opponent_known
                 joins = {c: joins_meld(opp, c) for c in cards_of(view.hand)}
+                unseen: list[int] = []
                 for j, params in enumerate(variants):
                     dec = _Decision(view, params, random.Random(i * 31 + len(view.events)))
-                    for c in dec.k.unseen_cards:
+                    unseen = dec.k.unseen_cards  # the same for every variant
+                    for c in unseen:
                         member[j] += (dec.k.p_opp[c] - (hidden >> c & 1)) ** 2
                     for c, t in joins.items():
                         danger[j] += (dec.danger(c) - t) ** 2
-                unseen = _Decision(view, variants[0], random.Random(0)).k.unseen_cards
                 n_member += len(unseen)
                 held += sum(hidden >> c & 1 for c in unseen)
                 n_danger += len(joins)

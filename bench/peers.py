@@ -40,6 +40,13 @@ RLCARD_CAVEAT = (
 )
 
 
+def _deal(seed: int, i: int) -> tuple[list[int], int]:
+    """Deal ``i`` of a run: its deck order and our player's seed (the same for both seats)."""
+    deck = list(range(52))
+    random.Random(f"peers:{seed}:{i}").shuffle(deck)
+    return deck, random.Random(f"peers:{seed}:{i}:p").getrandbits(63)
+
+
 def run_rlcard(names: list[str], pairs: int, seed: int) -> list[dict[str, Any]]:
     """Each of our players against RLCard's novice agent in our engine, seat-swapped deals."""
     from ginrummy.players.peers import RLCardNovicePlayer
@@ -51,11 +58,9 @@ def run_rlcard(names: list[str], pairs: int, seed: int) -> list[dict[str, Any]]:
         wins = losses = dead = 0
         t0 = time.perf_counter()
         for i in range(pairs):
-            deck = list(range(52))
-            random.Random(f"peers:{seed}:{i}").shuffle(deck)
+            deck, pseed = _deal(seed, i)
             pts = []
             for seat in (0, 1):
-                pseed = random.Random(f"peers:{seed}:{i}:p").getrandbits(63)
                 ours = get_player(name, seed=pseed)
                 novice = RLCardNovicePlayer(seed=pseed ^ 1)
                 players = [ours, novice] if seat == 0 else [novice, ours]
@@ -126,11 +131,10 @@ def main(argv: list[str] | None = None) -> int:
         decisions = 0
         t0 = time.perf_counter()
         for i in range(pairs):
-            deck = list(range(52))
-            random.Random(f"peers:{args.seed}:{i}").shuffle(deck)
+            deck, pseed = _deal(args.seed, i)
             results = []
             for seat in (0, 1):
-                player = get_player(name, seed=random.Random(f"peers:{args.seed}:{i}:p").getrandbits(63))
+                player = get_player(name, seed=pseed)
                 results.append(table.play(player, seat, deck))
             decisions += sum(res.decisions for res in results)
             if any(res.desync for res in results):

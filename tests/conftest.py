@@ -13,6 +13,8 @@ from ginrummy.actions import Action, Kind
 from ginrummy.cards import Card, mask_of, parse_cards
 from ginrummy.hand import Hand, Phase, new_hand
 from ginrummy.melds import deadwood
+from ginrummy.observation import SeatView
+from ginrummy.players.base import Player
 from ginrummy.rules import Rules
 
 CardsLike = str | Iterable[str] | Sequence[Card]
@@ -147,3 +149,23 @@ def lively_play(h: Hand, rng: random.Random, max_steps: int = 5000) -> list[int]
         done.append(int(a))
         assert len(done) < max_steps, "the hand did not end"
     return done
+
+
+class Referee(Player):
+    """Wraps a player and checks each of its decisions against the view it was given."""
+
+    def __init__(self, inner: Player) -> None:
+        super().__init__(0)
+        self.inner = inner
+        self.decisions = 0
+
+    def new_hand(self, seat: int) -> None:
+        self.inner.new_hand(seat)
+
+    def decide(self, view: SeatView) -> Action:
+        a = self.inner.decide(view)
+        assert a in view.legal, (view.phase, a, view.legal)
+        if view.taken is not None and a.kind in (Kind.DISCARD, Kind.KNOCK) and not view.rules.throw_back:
+            assert a.card != view.taken, "threw back the card just taken from the discard pile"
+        self.decisions += 1
+        return a

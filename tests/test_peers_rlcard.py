@@ -6,33 +6,13 @@ import random
 
 import pytest
 
-from ginrummy.actions import Action
+from conftest import Referee
 from ginrummy.hand import new_hand
-from ginrummy.observation import SeatView
 from ginrummy.players import get_player
-from ginrummy.players.base import Player
 from ginrummy.players.driver import play_hand
 from ginrummy.players.peers import OPENSPIEL_RULES
 
 pytest.importorskip("rlcard", reason="rlcard is not installed (optional extra: pip install -e '.[peers]')")
-
-
-class Checked(Player):
-    """Wraps a player and asserts every action it returns is one of ``view.legal``."""
-
-    def __init__(self, inner: Player) -> None:
-        super().__init__(0)
-        self.inner = inner
-        self.decisions = 0
-
-    def decide(self, view: SeatView) -> Action:
-        a = self.inner.decide(view)
-        assert a in view.legal, (view.phase, a, view.legal)
-        self.decisions += 1
-        return a
-
-    def new_hand(self, seat: int) -> None:
-        self.inner.new_hand(seat)
 
 
 def test_novice_plays_legal_hands_seat_swapped() -> None:
@@ -43,8 +23,8 @@ def test_novice_plays_legal_hands_seat_swapped() -> None:
         deck = list(range(52))
         random.Random(f"rlcard-test:{i}").shuffle(deck)
         for seat in (0, 1):
-            novice = Checked(RLCardNovicePlayer(seed=i))
-            ours = Checked(get_player("simple", seed=i))
+            novice = Referee(RLCardNovicePlayer(seed=i))
+            ours = Referee(get_player("simple", seed=i))
             players = [ours, novice] if seat == 0 else [novice, ours]
             hand = new_hand(OPENSPIEL_RULES, dealer=1, deck=deck)
             r = play_hand(hand, players)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import cards, hand_for, mask, play
+from conftest import Referee, cards, hand_for, mask, play
 from ginrummy.actions import PASS, PILE, STOCK, Action, Kind
 from ginrummy.cards import parse_card
 from ginrummy.hand import Phase, new_hand
@@ -36,23 +36,6 @@ def test_found_by_name(name: str) -> None:
 def test_unknown_name() -> None:
     with pytest.raises(ValueError, match="unknown player"):
         get_player("grandmaster")
-
-
-class Referee(Player):
-    """Wraps a player and checks each of its decisions against the view it was given."""
-
-    def __init__(self, inner: Player) -> None:
-        super().__init__(0)
-        self.inner = inner
-        self.decisions = 0
-
-    def decide(self, view: SeatView) -> Action:
-        a = self.inner.decide(view)
-        assert a in view.legal, (a, view.legal)
-        if view.taken is not None and a.kind in (Kind.DISCARD, Kind.KNOCK) and not view.rules.throw_back:
-            assert a.card != view.taken, "threw back the card just taken from the discard pile"
-        self.decisions += 1
-        return a
 
 
 @pytest.mark.parametrize("name", BUILT_IN)
