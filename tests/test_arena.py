@@ -115,7 +115,21 @@ def test_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     lo, hi = r["p1_win_rate_ci95"]
     assert 0 <= lo <= hi <= 1
     assert r["players"]["p1"]["us_per_decision"] > 0
-    assert set(r["players"]["p1"]) >= {"knocks", "gins", "undercuts", "points", "wins"}
+    assert set(r["players"]["p1"]) >= {"knocks", "knocked", "gins", "undercuts", "points", "wins"}
+
+
+def test_knocked_counts_every_knock_short_of_gin(capsys: pytest.CaptureFixture[str]) -> None:
+    """``knocks`` counts knocks won; ``knocked`` adds the ones the opponent undercut (a misread
+    of the first once overstated the expert's undercut rate in docs/strength.md)."""
+    assert main(["arena", "--p1", "greedy", "--p2", "simple", "--hands", "40", "--rules", "eaai",
+                 "--seed", "5", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    p1, p2 = r["players"]["p1"], r["players"]["p2"]
+    for me, them in ((p1, p2), (p2, p1)):
+        assert me["knocked"] == me["knocks"] + them["undercuts"]
+    assert p1["knocks"] + p1["gins"] + p1["undercuts"] + p2["knocks"] + p2["gins"] + p2["undercuts"] \
+        + r["dead_hands"] == r["hands_played"]
+    assert p1["undercuts"] + p2["undercuts"] > 0  # the case the count is about occurs
 
 
 def test_command_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -287,6 +287,8 @@ def report(cfg: Config, t: Tally, elapsed: float, workers: int) -> dict[str, Any
     for key, side in (("p1", t.p1), ("p2", t.p2)):
         d = asdict(side)
         d["name"] = cfg.p1 if key == "p1" else cfg.p2
+        # Every knock it made short of gin, won or undercut ("knocks" counts only those it won).
+        d["knocked"] = side.knocks + side.undercut_against
         d["us_per_decision"] = 1e6 * side.seconds / side.decisions if side.decisions else 0.0
         d["slowest_ms"] = 1e3 * side.slowest
         out["players"][key] = d
@@ -308,15 +310,20 @@ def format_report(r: dict[str, Any]) -> str:
         f"p1 points per hand {r['p1_points_per_hand']:+.2f} over {r['hands_played']} hands"
         + (f"; final margin per game {r['p1_margin_per_game']:+.1f}" if unit == "games" else ""),
         "",
-        f"{'':8s}{'player':>10s}{'knocks':>8s}{'gins':>6s}{'undercuts':>10s}{'undercut':>10s}"
+        f"{'':8s}{'player':>10s}{'knocked':>8s}{'won':>6s}{'gins':>6s}{'undercuts':>10s}{'undercut':>10s}"
         f"{'points':>9s}{'us/dec':>9s}{'max ms':>8s}",
     ]
     for key in ("p1", "p2"):
         p = r["players"][key]
         lines.append(
-            f"{key:8s}{p['name']:>10s}{p['knocks']:8d}{p['gins']:6d}{p['undercuts']:10d}{p['undercut_against']:10d}"
+            f"{key:8s}{p['name']:>10s}{p['knocked']:8d}{p['knocks']:6d}{p['gins']:6d}{p['undercuts']:10d}"
+            f"{p['undercut_against']:10d}"
             f"{p['points']:9d}{p['us_per_decision']:9.1f}{p['slowest_ms']:8.2f}"
         )
+    lines.append(
+        "knocked: knocks short of gin; won: of those, the ones it won; undercuts: opponent's knocks it "
+        "undercut; undercut: its own knocks undercut"
+    )
     lines.append(
         f"dead hands {r['dead_hands']} of {r['hands_played']}; {r['seconds']:.1f} s on {r['workers']} worker(s)"
     )
