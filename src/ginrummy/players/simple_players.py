@@ -269,22 +269,39 @@ class SimplePlayer(_RulePlayer):
 
     def choose_discard(self, hand: int, allowed: Sequence[int]) -> int:
         """The rule's discard among ``allowed``: the highest-value unmelded card."""
-        melded = melded_cards(hand)
-        best = -1
-        ties: list[int] = []
-        for c in allowed:
-            if melded >> c & 1:
-                continue
-            k = CARD_VALUES[c] * 16 + c % 13  # value first, then rank
-            if k > best:
-                best = k
-                ties = [c]
-            elif k == best:
-                ties.append(c)
-        if ties:
-            return ties[0] if len(ties) == 1 else self.rng.choice(ties)
-        key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in allowed}
-        return self._pick(allowed, key)
+        ties = simple_discard_choices(hand, allowed)
+        return ties[0] if len(ties) == 1 else self.rng.choice(ties)
+
+
+def simple_discard_choices(hand: int, allowed: Sequence[int]) -> list[int]:
+    """The cards ``simple`` may throw from ``hand`` (it picks one of them at random): its
+    highest-value unmelded allowed cards (value, then rank), or, when every allowed card is
+    melded, those that keep the deadwood lowest (then the highest value).
+
+    Public so a model of the opponent (``bench/exact_posterior.py``) uses the rule itself.
+
+    >>> from ginrummy.cards import CardSet, card_str
+    >>> h = CardSet.parse('As 2s 3s 9h Th Jh Kd Kc 5c 7c 4d').mask
+    >>> [card_str(c) for c in simple_discard_choices(h, list(CardSet(h)))]
+    ['Kd', 'Kc']
+    """
+    melded = melded_cards(hand)
+    best = -1
+    ties: list[int] = []
+    for c in allowed:
+        if melded >> c & 1:
+            continue
+        k = CARD_VALUES[c] * 16 + c % 13  # value first, then rank
+        if k > best:
+            best = k
+            ties = [c]
+        elif k == best:
+            ties.append(c)
+    if ties:
+        return ties
+    key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in allowed}
+    low = min(key.values())
+    return [c for c in allowed if key[c] == low]
 
 
 class EasyPlayer(_RulePlayer):
@@ -330,4 +347,7 @@ class EasyPlayer(_RulePlayer):
         return Action.discard(self._pick(loose, {c: (-CARD_VALUES[c],) for c in loose}))
 
 
-__all__ = ["EasyPlayer", "GreedyPlayer", "RandomPlayer", "SimplePlayer", "joins_meld", "melded_cards", "pairs_with"]
+__all__ = [
+    "EasyPlayer", "GreedyPlayer", "RandomPlayer", "SimplePlayer", "joins_meld", "melded_cards", "pairs_with",
+    "simple_discard_choices",
+]
