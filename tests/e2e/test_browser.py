@@ -232,6 +232,16 @@ def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
     assert a.inner_text("#opp-name") == "<i>Bea</i> & co" and b.inner_text("#my-name").startswith("<i>Bea</i> & co")
     assert "<i>Bea</i> & co" in a.inner_text("#sheet") and a.locator("#sheet i, #opp-name i").count() == 0
     assert not b.is_visible("#join-name") and not a.is_visible("#join-name")
+    # The game's creator renames their own seat later; the name survives the next broadcasts.
+    a.click("#rename")
+    a.wait_for_selector("#join-name:not(.hidden)")
+    assert a.input_value("#name-input") == "Player 1"
+    a.fill("#name-input", "Ann")
+    a.click("#name-save")
+    for p in (a, b):
+        p.wait_for_function("state && state.game.names[0] === 'Ann'")
+    assert b.inner_text("#opp-name") == "Ann" and a.inner_text("#my-name").startswith("Ann")
+    assert not a.is_visible("#join-name")
     # Each sees only their own ten cards, and the other's as backs.
     assert set(hand_cards(a)).isdisjoint(hand_cards(b))
     assert a.eval_on_selector_all("#opp-hand .card[data-card]", "els => els.length") == 0

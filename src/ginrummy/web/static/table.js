@@ -17,6 +17,7 @@ let newCards = new Set();
 let lastHandNo = null;
 let retry = 0;
 let finalClosed = false;
+let renaming = false;  // the name form reopened by "Rename"
 
 function orderKey() { return `gr.order.${gameId}`; }
 
@@ -153,10 +154,14 @@ function render(msg) {
   if (invite) $("invite-link").value = invite;
 
   // A friend who joined by link names themself once (the name is stored with the seat).
+  // Anyone at the table may rename their own seat later ("Rename"); the computer's seat has no button.
   const askName = g.opponent === "human" && me === 1 && !localStorage.getItem("gr.named." + gameId);
   const joinBox = $("join-name");
-  if (askName && joinBox.classList.contains("hidden")) $("name-input").value = g.names[me] === "Player 2" ? "" : g.names[me];
-  joinBox.classList.toggle("hidden", !askName);
+  if ((askName || renaming) && joinBox.classList.contains("hidden")) {
+    $("name-label").textContent = renaming ? "Your name at this table:" : "Welcome! Your name at this table:";
+    $("name-input").value = !renaming && g.names[me] === "Player 2" ? "" : g.names[me];
+  }
+  joinBox.classList.toggle("hidden", !(askName || renaming));
 
   // What the other player just did, so a person can follow the computer's moves.
   const last = g.last;
@@ -433,9 +438,22 @@ $("name-form").onsubmit = (e) => {
   if (name.length > 40) { showError("A name can be at most 40 characters."); return; }
   send({ type: "name", name });
   localStorage.setItem("gr.named." + gameId, "1");
+  renaming = false;
   $("join-name").classList.add("hidden");
 };
-$("name-skip").onclick = () => { localStorage.setItem("gr.named." + gameId, "1"); $("join-name").classList.add("hidden"); };
+$("name-skip").onclick = () => {
+  localStorage.setItem("gr.named." + gameId, "1");
+  renaming = false;
+  $("join-name").classList.add("hidden");
+};
+$("rename").onclick = () => {
+  if (!state) return;
+  renaming = true;
+  $("name-label").textContent = "Your name at this table:";
+  $("name-input").value = state.game.names[state.seat];
+  $("join-name").classList.remove("hidden");
+  $("name-input").focus();
+};
 $("arrange").onclick = arrange;
 $("sort").onclick = toggleSort;
 $("hint").onclick = () => send({ type: "hint" });
