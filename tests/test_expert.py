@@ -223,3 +223,19 @@ def test_meld_chance_matches_enumeration_of_independent_cards() -> None:
                 if prob and joins_meld(hand, x):
                     exact += prob
             assert abs(_meld_chance(p, known, x) - exact) < 1e-9, (x, [p[c] for c in relevant], known)
+
+
+def test_wait_margin_follows_the_undercut_bonus() -> None:
+    """Waiting for the opponent to knock into an undercut pays with a bonus of 25 (EAAI), not
+    with the classic 10: the expert's knock-or-wait margin follows the rules it plays."""
+    p = ExpertPlayer(seed=1)
+
+    def margin(rules: Rules) -> float:
+        h = new_hand(rules, dealer=0, seed=3)
+        return p._wait_margin(h.observation(0))
+
+    assert margin(Rules.preset("eaai")) == p.params.wait_margin == 12.0
+    assert margin(Rules.preset("classic")) == p.params.wait_margin_low == -8.0
+    assert margin(Rules.preset("classic", undercut_bonus=0)) == -8.0
+    assert margin(Rules.preset("classic", undercut_bonus=40)) == 12.0
+    assert abs(margin(Rules.preset("classic", undercut_bonus=20)) - (-8.0 + 20.0 * 10 / 15)) < 1e-9

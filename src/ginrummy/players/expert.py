@@ -23,10 +23,12 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   as an opponent who has drawn that often would have made them; the defender's best melds and
   layoffs on the expert's arrangement score each sample, and the expectation of knocking now
   is compared with one more turn of waiting (gin chance, the opponent knocking first, the dead
-  hand wall). Knocking must beat waiting by ``wait_margin`` points: self-play against players
-  who knock as soon as they can showed that, once its deadwood is low, waiting for gin or for
-  the opponent to knock into an undercut is worth far more than the sampled figures say
-  (``docs/strength.md`` has the measurements);
+  hand wall). With an undercut bonus of 25, knocking must beat waiting by ``wait_margin``
+  points: self-play against players who knock as soon as they can showed that, once its
+  deadwood is low, waiting for gin or for the opponent to knock into an undercut is worth far
+  more than the sampled figures say. With the classic undercut bonus of 10 the opposite holds
+  and the margin is negative (``wait_margin_low``), linear in between (``docs/strength.md``
+  has the measurements);
 * lays out the arrangement that leaves the fewest likely layoffs, and defends with the exact
   best defence;
 * weighs hand points by the match score: a result that ends the game counts extra, so near
@@ -101,8 +103,14 @@ class ExpertParams:
     game_end: float = 40.0
     #: Weight of the deadwood held now (what an opponent's knock would catch) in a hand's value.
     hold_weight: float = 0.0
-    #: Require this much more expectation from waiting than from knocking before waiting.
+    #: Require this much more expectation from waiting than from knocking before waiting, when
+    #: the undercut bonus is 25 (EAAI, online, app): waiting for the undercut pays there.
     wait_margin: float = 12.0
+    #: The same when the undercut bonus is 10 or less (classic rules): knocking early pays, so
+    #: the margin is negative (knock unless waiting is clearly better); linear in between.
+    #: Measured in session 3 (``docs/strength.md``): with 12 under classic rules the expert was
+    #: barely better than ``simple``.
+    wait_margin_low: float = -8.0
     #: How ``danger`` is estimated: 1 in closed form from the per-card chances (no sampling
     #: noise; measured better, ``docs/strength.md``), 0 over the sampled opponent hands.
     danger_model: int = 1
@@ -579,7 +587,7 @@ class ExpertPlayer(Player):
         ev_knock, knock_card = max(evs)
         wait = self._wait_ev(view, dec, hand & ~(1 << knock_card))
         base_cost = min(costs.values()) if costs else 0.0
-        knock_wins = ev_knock >= wait + p.wait_margin or not discards
+        knock_wins = ev_knock >= wait + self._wait_margin(view) or not discards
         for dw, c, a in by_dw:
             if c == knock_card:
                 val = ev_knock if knock_wins else min(ev_knock, wait - 1e-6)
@@ -596,6 +604,12 @@ class ExpertPlayer(Player):
             (a, shift + (v + base_cost) if a.kind is Kind.DISCARD else v, r) for a, v, r in out
         ]
         return out
+
+    def _wait_margin(self, view: SeatView) -> float:
+        """The knock-or-wait margin for these rules: the undercut bonus decides what waiting is worth."""
+        p = self.params
+        t = min(1.0, max(0.0, (view.rules.undercut_bonus - 10) / 15))
+        return p.wait_margin_low + (p.wait_margin - p.wait_margin_low) * t
 
     def _hand_mult(self, view: SeatView) -> int:
         return view.rules.hand_multiplier(view.upcard)
