@@ -22,12 +22,12 @@ from __future__ import annotations
 import argparse
 import random
 
+from _expert_states import expert_views
 from ginrummy.actions import Kind
 from ginrummy.cards import cards_of
-from ginrummy.hand import Phase, new_hand
+from ginrummy.hand import Phase
 from ginrummy.melds import best_discards, joins_meld
-from ginrummy.players import get_player
-from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision
+from ginrummy.players.expert import ExpertParams, _Decision
 from ginrummy.players.simple_players import simple_discard_choices
 from ginrummy.rules import Rules
 
@@ -140,31 +140,21 @@ def main() -> None:
     params = ExpertParams()
     score = {"closed": 0.0, "exact": 0.0, "exact+weights": 0.0}
     n = hits = 0
-    for i in range(ns.hands):
-        hand = new_hand(rules, dealer=i % 2, seed=i + 4242)
-        seat = i % 2
-        players = [ExpertPlayer(seed=1), get_player("simple", seed=1)]
-        if seat == 1:
-            players.reverse()
-        for s, p in enumerate(players):
-            p.new_hand(s)
-        while not hand.is_over:
-            cur = hand.current
-            view = hand.observation(cur)
-            if cur == seat and hand.phase is Phase.DISCARD and len(view.events) > 6:
-                truth = hand.hands[1 - cur]  # read only to score the estimates
-                dec = _Decision(view, params, random.Random(i))
-                rng = random.Random(i * 97 + len(view.events))
-                exact = _posterior(view, dec, rng, ns.steps, ns.window, weighted=False)
-                weighted = _posterior(view, dec, rng, ns.steps, ns.window, weighted=True)
-                for c in cards_of(view.hand):
-                    t = joins_meld(truth, c)
-                    score["closed"] += (dec.danger(c) - t) ** 2
-                    score["exact"] += (sum(joins_meld(m, c) for m in exact) / len(exact) - t) ** 2
-                    score["exact+weights"] += (sum(joins_meld(m, c) for m in weighted) / len(weighted) - t) ** 2
-                    n += 1
-                    hits += t
-            hand.apply(players[cur].decide(view))
+    for i, hand, view in expert_views(rules, ns.hands, "simple", 4242):
+        if hand.phase is not Phase.DISCARD or len(view.events) <= 6:
+            continue
+        truth = hand.hands[1 - view.seat]  # read only to score the estimates
+        dec = _Decision(view, params, random.Random(i))
+        rng = random.Random(i * 97 + len(view.events))
+        exact = _posterior(view, dec, rng, ns.steps, ns.window, weighted=False)
+        weighted = _posterior(view, dec, rng, ns.steps, ns.window, weighted=True)
+        for c in cards_of(view.hand):
+            t = joins_meld(truth, c)
+            score["closed"] += (dec.danger(c) - t) ** 2
+            score["exact"] += (sum(joins_meld(m, c) for m in exact) / len(exact) - t) ** 2
+            score["exact+weights"] += (sum(joins_meld(m, c) for m in weighted) / len(weighted) - t) ** 2
+            n += 1
+            hits += t
     base = hits / n
     print(f"{ns.hands} hands, {n} danger estimates; base rate {base * (1 - base):.4f}; "
           + ", ".join(f"{k} {v / n:.4f}" for k, v in score.items()))

@@ -21,11 +21,11 @@ import dataclasses
 import json
 import random
 
+from _expert_states import expert_views
 from ginrummy.cards import cards_of
-from ginrummy.hand import Phase, new_hand
+from ginrummy.hand import Phase
 from ginrummy.melds import joins_meld
-from ginrummy.players import get_player
-from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision
+from ginrummy.players.expert import ExpertParams, _Decision
 from ginrummy.rules import Rules
 
 
@@ -41,34 +41,24 @@ def main() -> None:
     member = [0.0] * len(variants)
     danger = [0.0] * len(variants)
     n_member = n_danger = held = melds = 0
-    for i in range(ns.hands):
-        h = new_hand(rules, dealer=i % 2, seed=i + 999)
-        seat = i % 2
-        players = [ExpertPlayer(seed=1), get_player(ns.opponent, seed=1)]
-        if seat == 1:
-            players.reverse()
-        for s, p in enumerate(players):
-            p.new_hand(s)
-        while not h.is_over:
-            cur = h.current
-            view = h.observation(cur)
-            if cur == seat and h.phase is Phase.DISCARD:
-                opp = h.hands[1 - cur]
-                hidden = opp & ~view.opponent_known
-                joins = {c: joins_meld(opp, c) for c in cards_of(view.hand)}
-                unseen: list[int] = []
-                for j, params in enumerate(variants):
-                    dec = _Decision(view, params, random.Random(i * 31 + len(view.events)))
-                    unseen = dec.k.unseen_cards  # the same for every variant
-                    for c in unseen:
-                        member[j] += (dec.k.p_opp[c] - (hidden >> c & 1)) ** 2
-                    for c, t in joins.items():
-                        danger[j] += (dec.danger(c) - t) ** 2
-                n_member += len(unseen)
-                held += sum(hidden >> c & 1 for c in unseen)
-                n_danger += len(joins)
-                melds += sum(joins.values())
-            h.apply(players[cur].decide(view))
+    for i, h, view in expert_views(rules, ns.hands, ns.opponent, 999):
+        if h.phase is not Phase.DISCARD:
+            continue
+        opp = h.hands[1 - view.seat]
+        hidden = opp & ~view.opponent_known
+        joins = {c: joins_meld(opp, c) for c in cards_of(view.hand)}
+        unseen: list[int] = []
+        for j, params in enumerate(variants):
+            dec = _Decision(view, params, random.Random(i * 31 + len(view.events)))
+            unseen = dec.k.unseen_cards  # the same for every variant
+            for c in unseen:
+                member[j] += (dec.k.p_opp[c] - (hidden >> c & 1)) ** 2
+            for c, t in joins.items():
+                danger[j] += (dec.danger(c) - t) ** 2
+        n_member += len(unseen)
+        held += sum(hidden >> c & 1 for c in unseen)
+        n_danger += len(joins)
+        melds += sum(joins.values())
     bm, bd = held / n_member, melds / n_danger
     print(f"{ns.hands} hands vs {ns.opponent}: {n_member} unseen-card beliefs, {n_danger} danger beliefs")
     print(f"  base rate            membership {bm * (1 - bm):.4f}   danger {bd * (1 - bd):.4f}")

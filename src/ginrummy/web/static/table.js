@@ -157,10 +157,7 @@ function render(msg) {
   // Anyone at the table may rename their own seat later ("Rename"); the computer's seat has no button.
   const askName = g.opponent === "human" && me === 1 && !localStorage.getItem("gr.named." + gameId);
   const joinBox = $("join-name");
-  if ((askName || renaming) && joinBox.classList.contains("hidden")) {
-    $("name-label").textContent = renaming ? "Your name at this table:" : "Welcome! Your name at this table:";
-    $("name-input").value = !renaming && g.names[me] === "Player 2" ? "" : g.names[me];
-  }
+  if (askName && joinBox.classList.contains("hidden")) $("name-input").value = g.names[me] === "Player 2" ? "" : g.names[me];
   joinBox.classList.toggle("hidden", !(askName || renaming));
 
   // What the other player just did, so a person can follow the computer's moves.
