@@ -5,6 +5,7 @@ of the per-deal difference; the report is the mean difference in points per hand
 interval. Variants are JSON objects of ``ExpertParams`` changes.
 
     .venv/bin/python bench/ab_expert.py --a '{}' --b '{"danger": 4}' --deals 1000 --seed 11 --workers 2
+    .venv/bin/python bench/ab_expert.py --rules classic --rule straight_gin=true --b '{"danger": 4}' --deals 1000
 
 With ``--b-oracle`` variant B is a diagnostic, not a player: its view shows the opponent's
 real hand (as if every card had been seen), so the difference bounds what better inference
@@ -30,7 +31,7 @@ from ginrummy.players.base import Player
 from ginrummy.players.driver import play_hand
 from ginrummy.players.expert import ExpertParams, ExpertPlayer
 from ginrummy.players.peers import stats
-from ginrummy.rules import Rules
+from ginrummy.rules import Rules, parse_rule_value
 from ginrummy.scoring import HandResult
 
 
@@ -63,9 +64,9 @@ def _points(
     return total
 
 
-def _job(args: tuple[str, str, str, str, int, bool, list[int]]) -> list[tuple[int, int]]:
-    preset, a_text, b_text, opp, seed, b_oracle, deals = args
-    rules = Rules.preset(preset)
+def _job(args: tuple[str, dict, str, str, str, int, bool, list[int]]) -> list[tuple[int, int]]:
+    preset, overrides, a_text, b_text, opp, seed, b_oracle, deals = args
+    rules = Rules.preset(preset, **overrides)
     a = ExpertPlayer(seed, replace(ExpertParams(), **json.loads(a_text)))
     b = ExpertPlayer(seed, replace(ExpertParams(), **json.loads(b_text)))
     out = []
@@ -82,14 +83,21 @@ def main() -> None:
     ap.add_argument("--b", required=True)
     ap.add_argument("--opponent", default="simple")
     ap.add_argument("--rules", default="eaai")
+    ap.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
+                    help="change one rule of the preset, e.g. straight_gin=true (repeatable)")
     ap.add_argument("--deals", type=int, default=500)
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--b-oracle", action="store_true", help="show variant B the opponent's hand (diagnostic)")
     ns = ap.parse_args()
+    overrides = {}
+    for item in ns.rule:
+        key, _, value = item.partition("=")
+        overrides[key.strip()] = parse_rule_value(key.strip(), value)
+    Rules.preset(ns.rules, **overrides)  # a bad rule fails here, before any work
     t0 = time.perf_counter()
     chunks = [list(range(w, ns.deals, ns.workers)) for w in range(ns.workers)]
-    jobs = [(ns.rules, ns.a, ns.b, ns.opponent, ns.seed, ns.b_oracle, c) for c in chunks]
+    jobs = [(ns.rules, overrides, ns.a, ns.b, ns.opponent, ns.seed, ns.b_oracle, c) for c in chunks]
     with ProcessPoolExecutor(ns.workers) as ex:
         pairs = [p for part in ex.map(_job, jobs) for p in part]
     hands = 2 * len(pairs)
@@ -98,7 +106,7 @@ def main() -> None:
     pb = sum(b for _, b in pairs) / hands
     print(json.dumps({
         "a": json.loads(ns.a), "b": json.loads(ns.b), "b_oracle": ns.b_oracle, "opponent": ns.opponent,
-        "rules": ns.rules, "deals": diff["n"], "hands_each": hands, "a_points_per_hand": round(pa, 3),
+        "rules": ns.rules, "rule": overrides, "deals": diff["n"], "hands_each": hands, "a_points_per_hand": round(pa, 3),
         "b_points_per_hand": round(pb, 3), "b_minus_a": round(diff["mean"], 3),
         "ci95": [round(x, 3) for x in diff["ci95"]],
         "seconds": round(time.perf_counter() - t0, 1),

@@ -12,7 +12,7 @@ from ginrummy.hand import Hand, Phase, new_hand
 from ginrummy.melds import deadwood
 from ginrummy.players import get_player
 from ginrummy.players.base import Player
-from ginrummy.players.expert import ExpertParams, ExpertPlayer, build_knowledge
+from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision, build_knowledge
 from ginrummy.rules import Rules
 
 VARIANTS = {
@@ -223,6 +223,32 @@ def test_meld_chance_matches_enumeration_of_independent_cards() -> None:
                 if prob and joins_meld(hand, x):
                     exact += prob
             assert abs(_meld_chance(p, known, x) - exact) < 1e-9, (x, [p[c] for c in relevant], known)
+
+
+def test_gin_reach_is_worth_most_when_only_gin_ends_the_hand() -> None:
+    """With knock limit 0 (straight gin) a hand that can reach gin gets ``gin_only_bonus``,
+    not the knock-rules ``gin_bonus``: there, the chance of gin is nearly all a hand is worth."""
+    params = ExpertParams()
+    assert params.gin_only_bonus > params.gin_bonus
+
+    def phi(rules: Rules, d: int) -> float:
+        view = new_hand(rules, dealer=0, seed=3).observation(0)
+        return _Decision(view, params, random.Random(0)).phi(d)
+
+    straight = Rules.preset("classic", straight_gin=True)
+    assert phi(straight, 0) == -(params.knock_bonus + params.gin_only_bonus)
+    assert phi(straight, 1) == 1.0  # no knock short of gin: deadwood only
+    classic = Rules.preset("classic")
+    assert phi(classic, 0) == -(params.knock_bonus + params.gin_bonus)
+    assert phi(classic, 10) == 10 - params.knock_bonus
+    # Oklahoma: the upcard sets the limit; a low one (here an ace, limit 1) is nearly straight gin.
+    assert Rules.preset("classic", oklahoma=True).hand_knock_limit(parse_card("Ac")) == 1
+    view = new_hand(Rules.preset("classic", oklahoma=True), dealer=0, seed=3).observation(0)
+    dec = _Decision(view, params, random.Random(0))
+    dec.limit = 1
+    assert dec.phi(0) == -(params.knock_bonus + params.gin_only_bonus)
+    dec.limit = params.gin_only_limit + 1
+    assert dec.phi(0) == -(params.knock_bonus + params.gin_bonus)
 
 
 def test_wait_margin_follows_the_undercut_bonus() -> None:

@@ -35,7 +35,8 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   the target it prefers safe knocks and, behind, takes more risk.
 
 Every rule variant comes through the view: the hand's knock limit (Oklahoma, straight gin
-limit 0), big gin (taken whenever it is there), the bonuses and the dead-hand wall.
+limit 0; at a limit of 3 or less the hand value is almost only the chance of gin), big gin
+(taken whenever it is there), the bonuses and the dead-hand wall.
 
 All randomness comes from a generator seeded by the player's seed and the view itself, so a
 decision is a pure function of (seed, view): reproducible, and :mod:`hints` ranks exactly what
@@ -78,6 +79,12 @@ class ExpertParams:
     knock_bonus: float = 10.0
     #: Extra bonus for a hand that would be gin after its next draw.
     gin_bonus: float = 8.0
+    #: The same when the knock limit is ``gin_only_limit`` or less (straight gin, Oklahoma with
+    #: a low upcard): there, the chance of gin is nearly all a hand is worth. Measured
+    #: (``docs/strength.md``): in straight gin 8 is 1.2 points per hand worse than 80; under
+    #: Oklahoma the gin-only value up to limit 3 gains 0.26-0.31 points per hand.
+    gin_only_bonus: float = 80.0
+    gin_only_limit: int = 3
     #: Cost, in deadwood points, of a discard that surely joins a meld of the opponent.
     #: Small: a patient expert loses more by keeping its deadwood high than it saves in gifts
     #: (weights 4-14 measured worse, 2 with the closed-form chance better; ``docs/strength.md``).
@@ -269,7 +276,7 @@ class _Decision:
         if d <= self.limit:
             v -= p.knock_bonus
         if d == 0:
-            v -= p.gin_bonus
+            v -= p.gin_bonus if self.limit > p.gin_only_limit else p.gin_only_bonus
         return v
 
     def value(self, hand10: int) -> float:

@@ -1,0 +1,52 @@
+"""The strength diagnostics in ``bench/`` still run and say what docs/strength.md quotes.
+
+They are research tools, not unit tests of strength: these runs are tiny, and check only that
+each script works end to end and that its report has the shape the docs rely on.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+def _run(*args: str) -> str:
+    out = subprocess.run(
+        [sys.executable, *args], cwd=BENCH, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def _report(text: str) -> dict:
+    return {k: json.loads(v) for k, _, v in (line.partition(": ") for line in text.splitlines())}
+
+
+def test_knock_analysis_finds_knock_decisions_and_searches_with_the_exact_posterior() -> None:
+    rep = _report(_run("rollout_regret.py", "--decision", "knock", "--hands", "12", "--rollouts", "2",
+                       "--belief-rollouts", "2", "--belief", "exact", "--seed", "2"))
+    assert rep["decision"] == "knock"
+    assert rep["states"] > 0
+    assert rep["belief_rollout_gain"]["n"] == rep["states"]
+    # A bias of 0 reproduces the expert's own choices, so its gain is exactly zero.
+    assert rep["knock_bias"]["0"]["mean"] == 0.0
+
+
+def test_fitted_hand_value_reads_the_features_the_rollouts_store(tmp_path: Path) -> None:
+    out = tmp_path / "states.jsonl"
+    _run("rollout_regret.py", "--decision", "discard", "--hands", "24", "--rollouts", "2", "--features",
+         "--out", str(out), "--seed", "4")
+    states = [json.loads(line) for line in out.read_text().splitlines()]
+    assert states
+    feats = states[0]["candidates"][0]["features"]
+    # The features are what the seat can know: nothing about the opponent's real cards.
+    assert {"dw", "e1", "e2", "pk1", "pk2", "danger", "stock", "opp_dw"} <= feats.keys()
+    assert feats["e1"] <= feats["dw"]  # a draw never makes the best deadwood worse
+    text = _run("fit_discard_value.py", str(out), "--features", "e1,dw,danger", "--times-stock", "dw",
+                "--folds", "3")
+    assert "cross-validated gain" in text
+    assert "dw*stock" in text
