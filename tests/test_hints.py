@@ -52,3 +52,36 @@ def test_works_with_any_player() -> None:
     ranked = rank_actions(view, First())
     assert ranked[0][0] == view.legal[-1]
     assert len(ranked) == len(view.legal)
+
+
+def test_discard_reasons_speak_in_deadwood_and_chances() -> None:
+    """A hint reads "deadwood 8, 5.9 expected after the next draw; 5% chance of gin": real
+    deadwood figures (never the expert's internal score with its bonuses) and chances."""
+    import re
+
+    from ginrummy.actions import Kind
+    from ginrummy.melds import deadwood
+
+    pattern = re.compile(
+        r"discard (\w\w): deadwood (\d+)(?:, (\d+\.\d) expected after the next draw)?"
+        r"(?:; (\d+)% chance to knock)?(?:; (\d+)% chance of gin)?(?:; (\d+)% chance it gives the opponent a meld)?$"
+    )
+    seen_expect = seen_gin = 0
+    for rules in (Rules.preset("classic", straight_gin=True), Rules.preset("eaai")):
+        for seed in range(3):
+            h = new_hand(rules, dealer=seed % 2, seed=seed)
+            players = [ExpertPlayer(seed=0), ExpertPlayer(seed=1)]
+            while not h.is_over:
+                view = h.observation(h.current)
+                for a, _, why in rank_actions(view):
+                    if a.kind is not Kind.DISCARD or "was just taken" in why:
+                        continue
+                    m = pattern.match(why)
+                    assert m, why
+                    assert int(m.group(2)) == deadwood(view.hand & ~(1 << a.card))
+                    if m.group(3):
+                        seen_expect += 1
+                        assert float(m.group(3)) < int(m.group(2))
+                    seen_gin += m.group(5) is not None
+                h.apply(players[h.current].decide(view))
+    assert seen_expect and seen_gin

@@ -265,6 +265,8 @@ class _Decision:
         tw = sum(x for _, x in self.stock_w)
         self.stock_total = tw if tw > 0 else 1.0
         self._val: dict[int, float] = {}
+        #: Per 10-card hand: expected deadwood after the next draw, chance to knock, chance of gin.
+        self.outlook: dict[int, tuple[float, float, float]] = {}
         self._samples: list[int] | None = None
         self._sample_dw: list[int] | None = None
 
@@ -284,17 +286,32 @@ class _Decision:
         v = self._val.get(hand10)
         if v is not None:
             return v
+        dw = deadwood(hand10)
+        limit = self.limit
         if not self.stock_w or self.view.stock_size <= self.view.rules.dead_hand_stock:
-            v = self.phi(deadwood(hand10))
+            v = self.phi(dw)
+            self.outlook[hand10] = (float(dw), float(dw <= limit), float(dw == 0))
         else:
-            acc = 0.0
-            cur = self.phi(deadwood(hand10))
+            acc = e_dw = p_knock = p_gin = 0.0
+            cur = self.phi(dw)
             for c, wt in self.stock_w:
-                pc = self.phi(min_deadwood_after_discard(hand10 | 1 << c))
-                acc += wt * (pc if pc < cur else cur)
-            v = acc / self.stock_total
+                d = min_deadwood_after_discard(hand10 | 1 << c)
+                if d >= dw:
+                    acc += wt * cur
+                    e_dw += wt * dw
+                    d = dw
+                else:
+                    acc += wt * self.phi(d)
+                    e_dw += wt * d
+                if d <= limit:
+                    p_knock += wt
+                    if d == 0:
+                        p_gin += wt
+            tw = self.stock_total
+            v = acc / tw
+            self.outlook[hand10] = (e_dw / tw, p_knock / tw, p_gin / tw)
             if self.params.hold_weight:
-                v += self.params.hold_weight * deadwood(hand10)
+                v += self.params.hold_weight * dw
         self._val[hand10] = v
         return v
 
@@ -350,6 +367,21 @@ class _Decision:
             if joins_meld(s, card):
                 hits += 1
         return hits / len(ss)
+
+
+def _outlook_words(dec: _Decision, hand10: int) -> str:
+    """What a kept hand promises, in a player's words: deadwood now and after the next draw."""
+    dw = deadwood(hand10)
+    dec.value(hand10)
+    e_dw, p_knock, p_gin = dec.outlook[hand10]
+    words = f"deadwood {dw}"
+    if e_dw < dw - 0.05:
+        words += f", {e_dw:.1f} expected after the next draw"
+    if dw > dec.limit and p_knock >= 0.005 and p_knock > p_gin:
+        words += f"; {p_knock:.0%} chance to knock"
+    if dw > 0 and p_gin >= 0.005:
+        words += f"; {p_gin:.0%} chance of gin"
+    return words
 
 
 def _meld_chance(p_opp: list[float], known: int, x: int) -> float:
@@ -568,7 +600,7 @@ class ExpertPlayer(Player):
             v = dec.value(rest)
             dz = dec.danger(d) if p.danger else 0.0
             cost = v + p.danger * dz
-            reason = f"discard {card_str(d)}: deadwood {deadwood(rest)}, expected {v:.1f} after the next draw"
+            reason = f"discard {card_str(d)}: {_outlook_words(dec, rest)}"
             if dz >= 0.25:
                 reason += f"; {dz:.0%} chance it gives the opponent a meld"
             if taken is not None and d == taken:
