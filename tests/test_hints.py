@@ -54,7 +54,7 @@ def test_works_with_any_player() -> None:
     assert len(ranked) == len(view.legal)
 
 
-def test_discard_reasons_speak_in_deadwood_and_chances() -> None:
+def test_draw_and_discard_reasons_speak_in_deadwood_and_chances() -> None:
     """A hint reads "deadwood 8, 5.9 expected after the next draw; 5% chance of gin": real
     deadwood figures (never the expert's internal score with its bonuses) and chances."""
     import re
@@ -66,7 +66,7 @@ def test_discard_reasons_speak_in_deadwood_and_chances() -> None:
         r"discard (\w\w): deadwood (\d+)(?:, (\d+\.\d) expected after the next draw)?"
         r"(?:; (\d+)% chance to knock)?(?:; (\d+)% chance of gin)?(?:; (\d+)% chance it gives the opponent a meld)?$"
     )
-    seen_expect = seen_gin = 0
+    seen_expect = seen_gin = seen_draw = 0
     for rules in (Rules.preset("classic", straight_gin=True), Rules.preset("eaai")):
         for seed in range(3):
             h = new_hand(rules, dealer=seed % 2, seed=seed)
@@ -74,6 +74,11 @@ def test_discard_reasons_speak_in_deadwood_and_chances() -> None:
             while not h.is_over:
                 view = h.observation(h.current)
                 for a, _, why in rank_actions(view):
+                    if a.kind in (Kind.STOCK, Kind.PILE, Kind.PASS):
+                        # Draws speak in deadwood too, never in the internal score.
+                        assert "hand value" not in why, why
+                        assert not re.search(r"deadwood -|-\d+\.\d expected", why), why
+                        seen_draw += "deadwood" in why and "expected" in why
                     if a.kind is not Kind.DISCARD or "was just taken" in why:
                         continue
                     m = pattern.match(why)
@@ -84,4 +89,4 @@ def test_discard_reasons_speak_in_deadwood_and_chances() -> None:
                         assert float(m.group(3)) < int(m.group(2))
                     seen_gin += m.group(5) is not None
                 h.apply(players[h.current].decide(view))
-    assert seen_expect and seen_gin
+    assert seen_expect and seen_gin and seen_draw

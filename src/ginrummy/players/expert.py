@@ -549,21 +549,28 @@ class ExpertPlayer(Player):
         pool = dec.stock_w
         if len(pool) > self.params.stock_draws:
             pool = dec.rng.sample(pool, self.params.stock_draws)
-        acc = 0.0
+        acc = e_dw = 0.0
         tw = 0.0
         for c, wt in pool:
             h = hand | 1 << c
             cand = sorted((deadwood(h & ~(1 << d)), d) for d in cards_of(h))[:2]
+            e_dw += wt * cand[0][0]
             if cand[1][0] > cand[0][0] + 2:
                 cand = cand[:1]
             best = min(dec.value(h & ~(1 << d)) for _, d in cand)
             acc += wt * best
             tw += wt
         v_stock = acc / tw if tw > 0 else dec.value(hand)
+        e_dw = e_dw / tw if tw > 0 else float(cur_dw)
         pile_reason = f"take {card_str(top)}: deadwood {after} after the best discard"
         if after < cur_dw:
             pile_reason += f" (now {cur_dw})"
-        out = [(a, -v_stock, f"{other_word}: expected hand value {v_stock:.1f} vs {v_pile:.1f}") for a in others]
+        if v_pile < v_stock:
+            pile_reason += f", better chances overall than the stock ({e_dw:.1f} expected)"
+        stock_reason = f"{other_word}: deadwood {e_dw:.1f} expected after it"
+        if v_stock < v_pile:
+            stock_reason += f", better chances overall than taking {card_str(top)} (deadwood {after})"
+        out = [(a, -v_stock, stock_reason) for a in others]
         out.append((pile_a, -v_pile, pile_reason))
         return out
 
