@@ -31,7 +31,7 @@ from ginrummy.players.base import Player
 from ginrummy.players.driver import play_hand
 from ginrummy.players.expert import ExpertParams, ExpertPlayer
 from ginrummy.players.peers import stats
-from ginrummy.rules import Rules, parse_rule_value
+from ginrummy.rules import Rules, parse_rule_settings
 from ginrummy.scoring import HandResult
 
 
@@ -90,10 +90,7 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--b-oracle", action="store_true", help="show variant B the opponent's hand (diagnostic)")
     ns = ap.parse_args()
-    overrides = {}
-    for item in ns.rule:
-        key, _, value = item.partition("=")
-        overrides[key.strip()] = parse_rule_value(key.strip(), value)
+    overrides = parse_rule_settings(ns.rule)
     Rules.preset(ns.rules, **overrides)  # a bad rule fails here, before any work
     t0 = time.perf_counter()
     chunks = [list(range(w, ns.deals, ns.workers)) for w in range(ns.workers)]

@@ -19,7 +19,7 @@ from collections import defaultdict
 from ginrummy.hand import new_hand
 from ginrummy.players import get_player
 from ginrummy.players.expert import ExpertPlayer
-from ginrummy.rules import Rules
+from ginrummy.rules import Rules, parse_rule_settings
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -27,9 +27,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--rules", default="eaai")
+    ap.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="change one rule")
     ap.add_argument("--opponent", default="simple")
     args = ap.parse_args(argv)
-    rules = Rules.preset(args.rules)
+    rules = Rules.preset(args.rules, **parse_rule_settings(args.rule))
     rng = random.Random(args.seed)
     times: list[float] = []
     by_phase: dict[str, list[float]] = defaultdict(list)

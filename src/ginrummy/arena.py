@@ -32,12 +32,11 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
-from .errors import RulesError
 from .hand import new_hand
 from .match import Match
 from .players import PLAYERS, get_player
 from .players.driver import Clock, play_game, play_hand
-from .rules import Rules, parse_rule_value
+from .rules import Rules, parse_rule_settings
 from .scoring import HandResult
 
 Z95 = 1.959963984540054
@@ -352,13 +351,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def rules_from_args(preset: str, rule_args: Sequence[str]) -> Rules:
-    overrides: dict[str, Any] = {}
-    for item in rule_args:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise RulesError(f"--rule needs key=value, not {item!r}")
-        overrides[key.strip()] = parse_rule_value(key.strip(), value)
-    return Rules.preset(preset, **overrides)
+    return Rules.preset(preset, **parse_rule_settings(rule_args))
 
 
 def run(args: argparse.Namespace) -> int:

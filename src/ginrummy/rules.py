@@ -19,7 +19,7 @@ import difflib
 import functools
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -324,6 +324,27 @@ PRESETS: dict[str, dict[str, Any]] = {
         "first_dealer": "random",
     },
 }
+
+
+def parse_rule_settings(items: Iterable[str]) -> dict[str, Any]:
+    """Rule overrides from ``key=value`` strings, as every ``--rule`` option takes them
+    (dashes in a key read as underscores).
+
+    >>> parse_rule_settings(['knock_limit=7', 'big-gin=yes'])
+    {'knock_limit': 7, 'big_gin': True}
+    >>> parse_rule_settings(['knock_limit'])
+    Traceback (most recent call last):
+    ...
+    ginrummy.errors.RulesError: rule setting 'knock_limit' must look like key=value
+    """
+    overrides: dict[str, Any] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise RulesError(f"rule setting {item!r} must look like key=value")
+        key = key.strip().replace("-", "_")
+        overrides[key] = parse_rule_value(key, value)
+    return overrides
 
 
 def parse_rule_value(key: str, text: str) -> Any:

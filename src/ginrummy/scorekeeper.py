@@ -39,7 +39,7 @@ from typing import Any
 from .cards import parse_card
 from .errors import GinRummyError, IllegalActionError, NotationError
 from .match import ScoreSheet
-from .rules import Rules, parse_rule_value
+from .rules import Rules, parse_rule_settings
 from .scoring import DEAD_HAND, HandResult, score_hand
 
 ENTRY_KEYS = frozenset({"knocker", "deadwood", "gin", "big_gin", "upcard", "dead"})
@@ -321,12 +321,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The rule set from ``--rules``, ``--rules-file`` and ``--rule key=value`` (applied last)."""
-    overrides: dict[str, Any] = {}
-    for item in args.rule:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ScoreInputError(f"--rule needs key=value, not {item!r}")
-        overrides[key.strip()] = parse_rule_value(key.strip(), value)
+    overrides = parse_rule_settings(args.rule)
     if args.rules_file:
         return Rules.load(args.rules_file, preset=args.rules, **overrides)
     return Rules.preset(args.rules or "classic", **overrides)

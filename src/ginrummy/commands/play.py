@@ -21,7 +21,7 @@ from ..observation import SeatView
 from ..players import PLAYERS, get_player
 from ..players.base import Player
 from ..players.driver import LAYOUT_PHASES, layout_action, play_game, play_hand
-from ..rules import Rules, parse_rule_value
+from ..rules import Rules, parse_rule_settings
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -35,13 +35,7 @@ def configure(p: argparse.ArgumentParser) -> None:
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
-    overrides = {}
-    for item in args.rule:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise NotationError(f"--rule takes KEY=VALUE, not {item!r}")
-        overrides[key.strip()] = parse_rule_value(key.strip(), value)
-    return Rules.preset(args.rules, **overrides)
+    return Rules.preset(args.rules, **parse_rule_settings(args.rule))
 
 
 def show_hand(mask: int) -> str:

@@ -17,8 +17,7 @@ import html
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import RulesError
-from ..rules import PRESETS, Rules, parse_rule_value
+from ..rules import PRESETS, Rules, parse_rule_settings
 from ..scoring import score_hand
 
 #: Plain names of the presets, shown on the sheet so a reader knows where the figures come from.
@@ -51,14 +50,7 @@ def rules_from_args(preset: str | None, settings: list[str] | None) -> Rules:
     ...
     ginrummy.errors.RulesError: rule setting 'knock_limit' must look like key=value
     """
-    overrides: dict[str, object] = {}
-    for item in settings or []:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise RulesError(f"rule setting {item!r} must look like key=value")
-        key = key.strip().replace("-", "_")
-        overrides[key] = parse_rule_value(key, value)
-    return Rules.preset(preset or "classic", **overrides)
+    return Rules.preset(preset or "classic", **parse_rule_settings(settings or []))
 
 
 # -- content ----------------------------------------------------------------------------------
