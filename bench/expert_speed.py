@@ -65,7 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     def pct(xs: list[float], q: float) -> float:
         return xs[min(len(xs) - 1, int(q * len(xs)))]
 
-    print(f"expert decisions: {len(times)} over {args.games} games ({args.rules} rules, vs {args.opponent})")
+    rules_text = " ".join([args.rules, *args.rule])
+    print(f"expert decisions: {len(times)} over {args.games} games ({rules_text} rules, vs {args.opponent})")
     print(f"p50 {pct(times, 0.5):.2f} ms  p95 {pct(times, 0.95):.2f} ms  max {times[-1]:.2f} ms  "
           f"mean {statistics.fmean(times):.2f} ms")
     for phase, xs in sorted(by_phase.items()):
