@@ -49,23 +49,19 @@ from exact_posterior import _posterior
 from ginrummy.actions import Kind
 from ginrummy.cards import CARD_VALUES
 from ginrummy.hand import Hand, Phase, new_hand
-from ginrummy.melds import best_arrangement, best_discards, deadwood, min_deadwood_after_discard
+from ginrummy.melds import best_arrangement, best_discards, deadwood, deadwood_cards, min_deadwood_after_discard
 from ginrummy.players import get_player
+from ginrummy.players.driver import play_hand
 from ginrummy.players.expert import ExpertPlayer, _Decision
 from ginrummy.players.peers import stats
 from ginrummy.rules import Rules
 
 
 def _finish(hand: Hand, seat: int, opponent: str, seed: int) -> int:
+    """Play the hand out, the expert in ``seat``; hand points from its side."""
     players = [get_player(opponent, seed=seed), get_player(opponent, seed=seed)]
     players[seat] = ExpertPlayer(seed=seed)
-    for s, p in enumerate(players):
-        p.new_hand(s)
-    while not hand.is_over:
-        cur = hand.current
-        hand.apply(players[cur].decide(hand.observation(cur)))
-    r = hand.result
-    assert r is not None
+    r = play_hand(hand, players)
     return 0 if r.winner is None else (r.points if r.winner == seat else -r.points)
 
 
@@ -98,20 +94,16 @@ def _features(dec: _Decision, hand10: int, card: int) -> dict:
     pool = dec.stock_w
     tw = dec.stock_total
     dw = deadwood(hand10)
-    e1 = pk1 = pg1 = outs = 0.0
-    e2 = pk2 = 0.0
+    e1, pk1, pg1 = dec.outlook(hand10)  # the next draw, as the expert's hints report it
+    outs = e2 = pk2 = 0.0
     for c, w in pool:
         h = hand10 | 1 << c
         d1, drop = best_discards(h)
-        drop1 = drop[0]
         if d1 >= dw:
             d1, h10 = dw, hand10
         else:
-            h10 = h & ~(1 << drop1)
+            h10 = h & ~(1 << drop[0])
             outs += w
-        e1 += w * d1
-        pk1 += w * (d1 <= limit)
-        pg1 += w * (d1 == 0)
         # The second draw: the same pool without c, weights renormalised.
         acc = tot = k2 = 0.0
         for c2, w2 in pool:
@@ -123,21 +115,13 @@ def _features(dec: _Decision, hand10: int, card: int) -> dict:
             tot += w2
         e2 += w * acc / tot
         pk2 += w * k2 / tot
-    melded = 10 - (hand10 & ~_melded_mask(hand10)).bit_count()
+    melded = 10 - deadwood_cards(hand10, best_arrangement(hand10)[1]).bit_count()
     return {
-        "dw": dw, "e1": e1 / tw, "pk1": pk1 / tw, "pg1": pg1 / tw, "outs": outs / tw,
+        "dw": dw, "e1": e1, "pk1": pk1, "pg1": pg1, "outs": outs / tw,
         "e2": e2 / tw, "pk2": pk2 / tw, "melded": melded, "danger": dec.danger(card),
         "card_value": CARD_VALUES[card], "stock": dec.view.stock_size,
         "opp_dw": sum(dec.sample_deadwoods()) / max(1, len(dec.sample_deadwoods())),
     }
-
-
-def _melded_mask(mask: int) -> int:
-    _, melds = best_arrangement(mask)
-    used = 0
-    for m in melds:
-        used |= m
-    return used
 
 
 def _candidates(player: ExpertPlayer, view, decision: str, features: bool = False) -> list[dict] | None:

@@ -264,9 +264,9 @@ class _Decision:
         self.stock_w = [(c, 1.0 - self.k.p_opp[c]) for c in self.k.unseen_cards]
         tw = sum(x for _, x in self.stock_w)
         self.stock_total = tw if tw > 0 else 1.0
-        self._val: dict[int, float] = {}
-        #: Per 10-card hand: expected deadwood after the next draw, chance to knock, chance of gin.
-        self.outlook: dict[int, tuple[float, float, float]] = {}
+        #: Per 10-card hand: its value, then (for hints) the expected deadwood after the next
+        #: draw and the chances to knock and to go gin then; one pass over the stock gives all four.
+        self._val: dict[int, tuple[float, float, float, float]] = {}
         self._samples: list[int] | None = None
         self._sample_dw: list[int] | None = None
 
@@ -283,14 +283,19 @@ class _Decision:
 
     def value(self, hand10: int) -> float:
         """Expected shaped deadwood after the next stock draw and best discard (lower is better)."""
-        v = self._val.get(hand10)
-        if v is not None:
-            return v
+        got = self._val.get(hand10)
+        return (got or self._evaluate(hand10))[0]
+
+    def outlook(self, hand10: int) -> tuple[float, float, float]:
+        """Expected deadwood after the next draw (and best discard), chance to knock, chance of gin."""
+        got = self._val.get(hand10) or self._evaluate(hand10)
+        return got[1], got[2], got[3]
+
+    def _evaluate(self, hand10: int) -> tuple[float, float, float, float]:
         dw = deadwood(hand10)
         limit = self.limit
         if not self.stock_w or self.view.stock_size <= self.view.rules.dead_hand_stock:
-            v = self.phi(dw)
-            self.outlook[hand10] = (float(dw), float(dw <= limit), float(dw == 0))
+            got = (self.phi(dw), float(dw), float(dw <= limit), float(dw == 0))
         else:
             acc = e_dw = p_knock = p_gin = 0.0
             cur = self.phi(dw)
@@ -309,11 +314,11 @@ class _Decision:
                         p_gin += wt
             tw = self.stock_total
             v = acc / tw
-            self.outlook[hand10] = (e_dw / tw, p_knock / tw, p_gin / tw)
             if self.params.hold_weight:
                 v += self.params.hold_weight * dw
-        self._val[hand10] = v
-        return v
+            got = (v, e_dw / tw, p_knock / tw, p_gin / tw)
+        self._val[hand10] = got
+        return got
 
     # -- the opponent -------------------------------------------------------------------
 
@@ -372,8 +377,7 @@ class _Decision:
 def _outlook_words(dec: _Decision, hand10: int) -> str:
     """What a kept hand promises, in a player's words: deadwood now and after the next draw."""
     dw = deadwood(hand10)
-    dec.value(hand10)
-    e_dw, p_knock, p_gin = dec.outlook[hand10]
+    e_dw, p_knock, p_gin = dec.outlook(hand10)
     words = f"deadwood {dw}"
     if e_dw < dw - 0.05:
         words += f", {e_dw:.1f} expected after the next draw"
