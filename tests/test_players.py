@@ -102,12 +102,25 @@ def test_simple_takes_the_upcard_only_if_it_joins_a_meld() -> None:
 
 def test_simple_discards_its_highest_unmelded_card_not_the_one_taken() -> None:
     h = play(hand_for(ND, DEALER, upcard="4s"), "pile")
-    a = SimplePlayer(seed=0).decide(view0(h))
-    # Unmelded: 4d 9c Jh Qd; the highest value is 10 (Jh, Qd), the higher rank Qd.
-    assert a == Action.discard(parse_card("Qd"))
-    # With a king taken to make a set, the king is melded and the rule still throws Qd.
+    # Unmelded: 4d 9c Jh Qd; the highest value is 10 (Jh and Qd). As in the baseline's source,
+    # a tie is a coin toss (not the higher rank): over seeds it throws both and nothing else.
+    thrown = {SimplePlayer(seed=s).decide(view0(h)) for s in range(40)}
+    assert thrown == {Action.discard(parse_card("Jh")), Action.discard(parse_card("Qd"))}
+    # With a king taken to make a set, the king is melded and the rule throws Jh or Qd.
     h = play(hand_for("Ks Kd 2s 7h 7d 7c 4d 9c Jh Qd", DEALER.replace("Kh ", "5c "), upcard="Kh"), "pile")
-    assert SimplePlayer(seed=0).decide(view0(h)) == Action.discard(parse_card("Qd"))
+    thrown = {SimplePlayer(seed=s).decide(view0(h)) for s in range(40)}
+    assert thrown == {Action.discard(parse_card("Jh")), Action.discard(parse_card("Qd"))}
+
+
+def test_simple_weighs_every_card_not_one_arrangement() -> None:
+    # 7s 7h 7d 6d 8d meld either as the set of 7s (6d 8d loose) or as the run 6-7-8d (7s 7h
+    # loose): 14 deadwood both ways. The source's rule tries every discard: 8d leaves the set
+    # and 6d, deadwood 6, the least; a 7 would leave 7. So it knocks with 8d, whichever
+    # arrangement a highest-unmelded-card rule would have looked at.
+    nd = "As 2s 3s 3h 4h 5h 7s 7h 7d 6d"
+    h = play(hand_for(nd, "9s 9c Ts Tc 2d 3c Kh Kc Qh Jc", upcard="5c", stock="8d"), "pass", "pass", "stock")
+    for seed in range(10):
+        assert SimplePlayer(seed=seed).decide(view0(h)) == Action.knock(parse_card("8d"))
 
 
 def test_simple_never_discards_the_card_just_picked_up_even_if_highest() -> None:
