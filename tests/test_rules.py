@@ -21,7 +21,9 @@ from ginrummy.rules import PRESETS, RULE_NAMES, Rules, parse_rule_value
                         box_bonus=25, shutout="bonus", shutout_bonus=200, first_dealer="random", next_dealer="winner")),
         ("app", dict(gin_bonus=25, undercut_bonus=25, big_gin=True, big_gin_bonus=31, target=100, game_bonus=0,
                      box_bonus=0, shutout="none", first_dealer="random", next_dealer="winner")),
-        ("eaai", dict(gin_bonus=25, undercut_bonus=25, game_bonus=0, box_bonus=0, shutout="none")),
+        # Neller's GinRummyGame (the challenge's referee): random first starter, then alternating.
+        ("eaai", dict(gin_bonus=25, undercut_bonus=25, game_bonus=0, box_bonus=0, shutout="none",
+                      first_dealer="random", next_dealer="alternate")),
     ],
 )
 def test_presets_reproduce_each_document(preset: str, figures: dict[str, object]) -> None:

@@ -315,7 +315,10 @@ PRESETS: dict[str, dict[str, Any]] = {
         "shutout": "none",
         "first_dealer": "random",
     },
+    # The game of the 2021 EAAI challenge (Neller's GinRummyGame): the starting player
+    # alternates after every scored hand, and a hand with two stock cards left is replayed.
     "eaai": {
+        "next_dealer": "alternate",
         "gin_bonus": 25,
         "undercut_bonus": 25,
         "game_bonus": 0,
