@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import Referee, cards, hand_for, mask, play
 from ginrummy.actions import PASS, PILE, STOCK, Action, Kind
@@ -219,3 +221,17 @@ def test_melded_cards_is_a_best_arrangement() -> None:
         melded = melded_cards(hand)
         assert melded & ~hand == 0
         assert mask_value(hand & ~melded) == deadwood(hand)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.integers(0, 51), min_size=11, max_size=11, unique=True), st.integers(0, 10))
+def test_simple_discards_as_the_baseline_source_does(cards11: list[int], taken_at: int) -> None:
+    """SimpleGinRummyPlayer.getDiscard, by brute force: every card but the one taken, and of
+    those exactly the ones whose removal leaves the least deadwood (ties all kept)."""
+    from ginrummy.players.simple_players import simple_discard_choices
+
+    hand = sum(1 << c for c in cards11)
+    allowed = [c for c in cards11 if c != cards11[taken_at]]
+    left = {c: deadwood(hand & ~(1 << c)) for c in allowed}
+    low = min(left.values())
+    assert simple_discard_choices(hand, allowed) == sorted(c for c in allowed if left[c] == low)
