@@ -1,7 +1,7 @@
 """One-step rollout analysis of the expert's decisions: how much better could one choice be?
 
 At sampled expert decisions against an opponent (one per hand: a discard, a close
-pile-or-stock draw, or the first chance to knock short of gin), every candidate is played
+pile-or-stock draw, or the first (``--knock-chance`` N: the N-th) chance to knock short of gin), every candidate is played
 out ``--rollouts`` times to the end of the hand by the expert itself, the stock reshuffled
 the same way for every candidate (common random numbers) and the opponent's real hand kept. That gives each candidate's true value
 Q (hand points from the expert's side) given everything, including what the expert cannot
@@ -160,8 +160,8 @@ def _candidates(player: ExpertPlayer, view, decision: str, features: bool = Fals
     return sorted(cands, key=lambda c: -c["score"])
 
 
-def _job(args: tuple[str, str, str, int, int, int, str, bool, list[int]]) -> list[dict]:
-    decision, preset, opponent, seed, rollouts, belief_rollouts, belief, features, hands = args
+def _job(args: tuple[str, str, str, int, int, int, str, bool, int, list[int]]) -> list[dict]:
+    decision, preset, opponent, seed, rollouts, belief_rollouts, belief, features, knock_chance, hands = args
     rules = Rules.preset(preset)
     out = []
     for i in hands:
@@ -175,6 +175,7 @@ def _job(args: tuple[str, str, str, int, int, int, str, bool, list[int]]) -> lis
         # Discards: one decision at a random turn; draws: the first close one.
         target = rng.randint(1, 7)
         turn = 0
+        chances = 0  # knock chances short of gin seen so far (--knock-chance picks one)
         while not hand.is_over:
             cur = hand.current
             view = hand.observation(cur)
@@ -182,6 +183,10 @@ def _job(args: tuple[str, str, str, int, int, int, str, bool, list[int]]) -> lis
                 turn += hand.phase is Phase.DISCARD
                 pick = decision in ("draw", "knock") or turn == target
                 cands = _candidates(players[seat], view, decision, features) if pick else None
+                if cands and decision == "knock":
+                    chances += 1
+                    if chances < knock_chance:
+                        cands = None
                 if cands:
                     posterior = None
                     if belief_rollouts and belief == "exact":
@@ -279,6 +284,8 @@ def main() -> None:
     ap.add_argument("--belief", choices=("weights", "exact"), default="weights",
                     help="belief worlds from the expert's per-card weights, or from exact_posterior's chain "
                          "(which models the opponent as simple)")
+    ap.add_argument("--knock-chance", type=int, default=1,
+                    help="with --decision knock: study the N-th chance to knock short of gin in a hand")
     ap.add_argument("--features", action="store_true", help="store features of each discard (with --out)")
     ap.add_argument("--out", help="also write the states (candidates and rollout points) as JSON lines")
     ns = ap.parse_args()
@@ -286,8 +293,8 @@ def main() -> None:
         "discard": [0, 1, 2, 3, 4, 6, 8], "draw": [-2, -1, -0.5, 0, 0.5, 1, 2], "knock": [-12, -8, -4, 0, 4, 8, 12],
     }[ns.decision]
     chunks = [list(range(w, ns.hands, ns.workers)) for w in range(ns.workers)]
-    jobs = [(ns.decision, ns.rules, ns.opponent, ns.seed, ns.rollouts, ns.belief_rollouts, ns.belief, ns.features, c)
-            for c in chunks]
+    jobs = [(ns.decision, ns.rules, ns.opponent, ns.seed, ns.rollouts, ns.belief_rollouts, ns.belief, ns.features,
+             ns.knock_chance, c) for c in chunks]
     with ProcessPoolExecutor(ns.workers) as ex:
         states = [s for part in ex.map(_job, jobs) for s in part]
     if ns.out:

@@ -36,6 +36,17 @@ def test_knock_analysis_finds_knock_decisions_and_searches_with_the_exact_poster
     assert rep["knock_bias"]["0"]["mean"] == 0.0
 
 
+def test_a_later_knock_chance_is_studied_only_in_hands_that_reach_it(tmp_path: Path) -> None:
+    first, second = tmp_path / "k1.jsonl", tmp_path / "k2.jsonl"
+    common = ("--decision", "knock", "--hands", "40", "--rollouts", "2", "--seed", "2")
+    _run("rollout_regret.py", *common, "--out", str(first))
+    _run("rollout_regret.py", *common, "--knock-chance", "2", "--out", str(second))
+    hands1 = [json.loads(line)["hand"] for line in first.read_text().splitlines()]
+    hands2 = [json.loads(line)["hand"] for line in second.read_text().splitlines()]
+    # The expert lets most first chances pass, so some hands reach a second; none skips the first.
+    assert hands2 and set(hands2) < set(hands1)
+
+
 def test_fitted_hand_value_reads_the_features_the_rollouts_store(tmp_path: Path) -> None:
     out = tmp_path / "states.jsonl"
     _run("rollout_regret.py", "--decision", "discard", "--hands", "24", "--rollouts", "2", "--features",
