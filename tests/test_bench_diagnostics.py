@@ -61,3 +61,31 @@ def test_fitted_hand_value_reads_the_features_the_rollouts_store(tmp_path: Path)
                 "--folds", "3")
     assert "cross-validated gain" in text
     assert "dw*stock" in text
+
+
+def test_match_equity_table_is_exact_on_a_coin_toss_race() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("match_equity", BENCH / "match_equity.py")
+    assert spec and spec.loader
+    me = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(me)
+    # Each hand: one point to either side, evens, whoever starts. First to 2 wins.
+    coin = {0: [(-1, 0.5), (1, 0.5)], 1: [(-1, 0.5), (1, 0.5)]}
+    w = me.equity(coin, 2)
+    assert w[(0, 0, 0)] == 0.5 and w[(1, 0, 1)] == 0.75 and w[(0, 1, 0)] == 0.25
+    # Only the starter scores, 2 at a time: whoever starts the first hand wins the race to 2.
+    lopsided = {1: [(2, 1.0)], 0: [(-2, 1.0)]}
+    w = me.equity(lopsided, 2)
+    assert w[(0, 0, 1)] == 1.0 and w[(0, 0, 0)] == 0.0
+    freq = me.visits(coin, 2)
+    assert abs(sum(freq.values()) - 2.5) < 1e-9  # games last 2 hands, or 3 after a 1-1
+
+
+def test_match_equity_reads_the_knock_states(tmp_path: Path) -> None:
+    states = tmp_path / "k.jsonl"
+    _run("rollout_regret.py", "--decision", "knock", "--hands", "30", "--rollouts", "2", "--seed", "2",
+         "--out", str(states))
+    out = _run("match_equity.py", "--hands", "60", "--knock-states", str(states), "--knock-hands", "30")
+    assert "game win chance from 0-0" in out
+    assert "knock states" in out and "would add at most" in out
