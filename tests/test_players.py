@@ -235,3 +235,27 @@ def test_simple_discards_as_the_baseline_source_does(cards11: list[int], taken_a
     left = {c: deadwood(hand & ~(1 << c)) for c in allowed}
     low = min(left.values())
     assert simple_discard_choices(hand, allowed) == sorted(c for c in allowed if left[c] == low)
+
+
+def test_simple_lays_out_one_of_its_lowest_arrangements_at_random() -> None:
+    # 2s 2h 2d Ad 3d meld as the set of 2s (Ad 3d loose) or the run A-2-3d (2s 2h loose):
+    # 4 deadwood both ways, with different layoffs for the defender. The source picks either.
+    nd = "2s 2h 2d Ad 3d 5h 6h 7h 8h Kc"
+    layouts = set()
+    for seed in range(30):
+        h = play(hand_for(nd, "9s 9c Ts Tc 4c 3c Kh Ks Qh Jc", upcard="5c", stock="9h"), "pass", "pass", "stock")
+        p = SimplePlayer(seed=seed)
+        assert p.decide(view0(h)) == Action.knock(parse_card("Kc"))
+        play(h, Action.knock(parse_card("Kc")))
+        laid = []
+        while h.phase is Phase.LAYOUT:
+            a = p.decide(view0(h))
+            if a.kind is Kind.MELD:
+                laid.append(a.meld)
+            play(h, a)
+        layouts.add(frozenset(laid))
+        assert deadwood(h.hands[0]) == 4
+    assert layouts == {
+        frozenset({mask("2s 2h 2d"), mask("5h 6h 7h 8h 9h")}),
+        frozenset({mask("Ad 2d 3d"), mask("5h 6h 7h 8h 9h")}),
+    }

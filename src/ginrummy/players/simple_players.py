@@ -26,10 +26,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
+from ..actions import BIG_GIN, DISCARD_ACTIONS, DONE, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
 from ..hand import Phase
-from ..melds import best_discards, deadwood, joins_meld, min_deadwood_after_discard
+from ..melds import arrangements, best_discards, deadwood, joins_meld, min_deadwood_after_discard
 from ..observation import SeatView
 from .base import Player
 from .driver import LAYOUT_PHASES, layout_action
@@ -41,6 +41,7 @@ _RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
 _P_DISCARD = Phase.DISCARD
 _P_DRAW = Phase.DRAW
 _P_LAST_CHANCE = Phase.LAST_CHANCE
+_P_LAYOUT = Phase.LAYOUT
 _P_OFFER = Phase.OFFER
 _K_BIG_GIN = Kind.BIG_GIN
 _K_DISCARD = Kind.DISCARD
@@ -250,11 +251,43 @@ class SimplePlayer(_RulePlayer):
     - Goes big gin when it can, else knocks as soon as it can: with the card it would have
       discarded if that knock is allowed, otherwise with the one that leaves the least deadwood.
 
+    - After its knock it lays out one of its lowest-deadwood arrangements, at random (the
+      source's ``getFinalMelds``), not the one that leaves the defender the fewest layoffs.
+
     The source also never repeats a (card drawn, card discarded) pair within a hand; that can
-    only matter when the same card comes back to it from the pile, and is not copied.
+    only matter when the same card comes back to it from the pile, and is not copied. As the
+    defender it plays the default best defence; the source melds first and lets the referee
+    lay off greedily, which can only leave it more deadwood.
     """
 
     name = "simple"
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self._plan: tuple[int, list[int]] | None = None  # (hand, melds) of the layout being laid
+
+    def decide(self, view: SeatView) -> Action:
+        if view.phase is _P_LAYOUT:
+            return self._layout(view)
+        return super().decide(view)
+
+    def _layout(self, view: SeatView) -> Action:
+        hand = view.hand
+        if self._plan is None or self._plan[0] != hand:
+            limit = 0 if deadwood(hand) == 0 else view.knock_limit
+            options = arrangements(hand, limit)
+            if not options:
+                return layout_action(view)
+            low = options[0][0]
+            best = [melds for d, melds in options if d == low]
+            self._plan = (hand, best[0] if len(best) == 1 else self.rng.choice(best))
+        laid = view.knocker_melds
+        legal = view.legal
+        for m in self._plan[1]:
+            if m not in laid:
+                a = Action.lay_meld(m)
+                return a if a in legal else layout_action(view)
+        return DONE if DONE in legal else layout_action(view)
 
     def wants(self, view: SeatView, card: int) -> bool:
         return joins_meld(view.hand, card)
