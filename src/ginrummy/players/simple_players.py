@@ -239,7 +239,7 @@ class GreedyPlayer(_RulePlayer):
 
 class SimplePlayer(_RulePlayer):
     """The baseline of the 2021 EAAI Gin Rummy challenge (SimpleGinRummyPlayer), written from its
-    public description.
+    public description and checked, rule by rule, against its published source.
 
     - Takes the face-up card only if it would be part of a meld with its hand.
     - Discards a card that leaves the least deadwood, never the card just picked up; among
@@ -250,7 +250,6 @@ class SimplePlayer(_RulePlayer):
       baseline's: it beat this one in 53.8% of 10,000 EAAI games.
     - Goes big gin when it can, else knocks as soon as it can: with the card it would have
       discarded if that knock is allowed, otherwise with the one that leaves the least deadwood.
-
     - After its knock it lays out one of its lowest-deadwood arrangements, at random (the
       source's ``getFinalMelds``), not the one that leaves the defender the fewest layoffs.
 
