@@ -49,9 +49,8 @@ def _job(args: tuple[str, str, str, int, list[int]]) -> list[tuple[int, int, boo
         dealer = rng.randrange(2)
         seat = i % 2
         hand = new_hand(rules, dealer=dealer, seed=rng.getrandbits(48))
-        players = [get_player(p2, seed=i), get_player(p2, seed=i)]
-        players[seat] = get_player(p1, seed=i)
-        r = play_hand(hand, players)
+        mine, theirs = get_player(p1, seed=i), get_player(p2, seed=i)
+        r = play_hand(hand, [mine, theirs] if seat == 0 else [theirs, mine])
         pts = 0 if r.winner is None else (r.points if r.winner == seat else -r.points)
         out.append((int(1 - dealer == seat), pts, r.winner is None))
     return out

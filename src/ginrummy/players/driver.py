@@ -278,8 +278,12 @@ def knocker_layout(view: SeatView) -> list[int]:
     """The knocker's default melds: lowest deadwood, then fewest cards the defender could lay
     off among the cards this seat has not seen. Computed from the whole ten (or eleven) cards,
     so it stays the same plan while the melds are laid one by one."""
-    limit = 0 if _is_gin_hand(view.hand) else view.knock_limit
-    return list(_knocker_plan(view.hand, limit, FULL_DECK & ~seen_mask(view)))
+    return list(_knocker_plan(view.hand, layout_limit(view), FULL_DECK & ~seen_mask(view)))
+
+
+def layout_limit(view: SeatView) -> int:
+    """The most deadwood the knocker's layout may leave: 0 for a gin hand, else the knock limit."""
+    return 0 if _is_gin_hand(view.hand) else view.knock_limit
 
 
 def _is_gin_hand(hand: int) -> bool:
@@ -334,24 +338,23 @@ def defender_plan(view: SeatView) -> tuple[list[int], list[tuple[int, int]]]:
     return list(melds), list(layoffs)
 
 
-def layout_action(view: SeatView) -> Action:
+def layout_action(view: SeatView, knocker_plan: Callable[[SeatView], list[int]] = knocker_layout) -> Action:
     """The default action in a layout phase (knocker's layout, defender's melds, layoffs).
 
-    Follows the plan of :func:`knocker_layout` / :func:`defender_plan`; if the melds already on
-    the table are not the plan's (someone chose others), it re-plans from the cards still free.
-    Always returns one of ``view.legal``.
+    Follows the plan of ``knocker_plan`` (by default :func:`knocker_layout`) / :func:`defender_plan`;
+    if the melds already on the table are not the plan's (someone chose others), it re-plans
+    from the cards still free. Always returns one of ``view.legal``.
     """
     legal = view.legal
     p = view.phase
     if p is _P_LAYOUT:
-        plan = knocker_layout(view)
+        plan = knocker_plan(view)
         laid = view.knocker_melds
         if not all(m in plan for m in laid):
             free = view.hand
             for m in laid:
                 free &= ~m
-            limit = 0 if _is_gin_hand(view.hand) else view.knock_limit
-            plan = list(_knocker_plan(free, limit, FULL_DECK & ~seen_mask(view)))
+            plan = list(_knocker_plan(free, layout_limit(view), FULL_DECK & ~seen_mask(view)))
         for m in plan:
             if m not in laid:
                 return _pick(Action.lay_meld(m), legal)

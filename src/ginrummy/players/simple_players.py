@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ..actions import BIG_GIN, DISCARD_ACTIONS, DONE, PASS, PILE, STOCK, Action, Kind
+from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
 from ..hand import Phase
 from ..melds import arrangements, best_discards, deadwood, joins_meld, min_deadwood_after_discard
 from ..observation import SeatView
 from .base import Player
-from .driver import LAYOUT_PHASES, layout_action
+from .driver import LAYOUT_PHASES, knocker_layout, layout_action, layout_limit
 
 _RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
@@ -41,7 +41,6 @@ _RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
 _P_DISCARD = Phase.DISCARD
 _P_DRAW = Phase.DRAW
 _P_LAST_CHANCE = Phase.LAST_CHANCE
-_P_LAYOUT = Phase.LAYOUT
 _P_OFFER = Phase.OFFER
 _K_BIG_GIN = Kind.BIG_GIN
 _K_DISCARD = Kind.DISCARD
@@ -163,8 +162,12 @@ class _RulePlayer(Player):
             # PILE is legal only when the card lets this seat knock or go gin.
             return PILE if _can_take(view.legal) and self.takes_last_chance(view) else PASS
         if p in LAYOUT_PHASES:
-            return layout_action(view)
+            return layout_action(view, self.knocker_plan)
         raise ValueError(f"{self.name} cannot act in phase {p.value}")
+
+    def knocker_plan(self, view: SeatView) -> list[int]:
+        """The melds to lay out after this player's knock (the driver lays them one by one)."""
+        return knocker_layout(view)
 
     def wants(self, view: SeatView, card: int) -> bool:
         """Whether to take ``card``, the top of the discard pile."""
@@ -248,8 +251,8 @@ class SimplePlayer(_RulePlayer):
       ("discard a random card (not just drawn face up) leaving minimal deadwood points").
       Our first version broke such ties toward the higher rank, a stronger rule than the
       baseline's: it beat this one in 53.8% of 10,000 EAAI games.
-    - Goes big gin when it can, else knocks as soon as it can: with the card it would have
-      discarded if that knock is allowed, otherwise with the one that leaves the least deadwood.
+    - Goes big gin when it can, else knocks as soon as it can, with the card it would have
+      discarded.
     - After its knock it lays out one of its lowest-deadwood arrangements, at random (the
       source's ``getFinalMelds``), not the one that leaves the defender the fewest layoffs.
 
@@ -263,30 +266,17 @@ class SimplePlayer(_RulePlayer):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
-        self._plan: tuple[int, list[int]] | None = None  # (hand, melds) of the layout being laid
+        self._plan: tuple[int, list[int]] = (0, [])  # (hand, melds): one random pick per layout
 
-    def decide(self, view: SeatView) -> Action:
-        if view.phase is _P_LAYOUT:
-            return self._layout(view)
-        return super().decide(view)
-
-    def _layout(self, view: SeatView) -> Action:
+    def knocker_plan(self, view: SeatView) -> list[int]:
         hand = view.hand
-        if self._plan is None or self._plan[0] != hand:
-            limit = 0 if deadwood(hand) == 0 else view.knock_limit
-            options = arrangements(hand, limit)
+        if self._plan[0] != hand:
+            options = arrangements(hand, layout_limit(view))
             if not options:
-                return layout_action(view)
-            low = options[0][0]
-            best = [melds for d, melds in options if d == low]
+                return knocker_layout(view)
+            best = [melds for d, melds in options if d == options[0][0]]
             self._plan = (hand, best[0] if len(best) == 1 else self.rng.choice(best))
-        laid = view.knocker_melds
-        legal = view.legal
-        for m in self._plan[1]:
-            if m not in laid:
-                a = Action.lay_meld(m)
-                return a if a in legal else layout_action(view)
-        return DONE if DONE in legal else layout_action(view)
+        return self._plan[1]
 
     def wants(self, view: SeatView, card: int) -> bool:
         return joins_meld(view.hand, card)
@@ -297,13 +287,9 @@ class SimplePlayer(_RulePlayer):
             return BIG_GIN
         hand = view.hand
         choice = self.choose_discard(hand, discards or list(knocks))
-        if knocks:
-            if choice in knocks:
-                return knocks[choice]
-            cards = list(knocks)
-            key = {c: (deadwood(hand & ~(1 << c)), -CARD_VALUES[c]) for c in cards}
-            return knocks[self._pick(cards, key)]
-        return DISCARD_ACTIONS[choice]
+        # The choice leaves the least deadwood, so if any knock is legal, knocking with it is.
+        knock = knocks.get(choice)
+        return knock if knock is not None else DISCARD_ACTIONS[choice]
 
     def choose_discard(self, hand: int, allowed: Sequence[int]) -> int:
         """The rule's discard among ``allowed``: one that leaves the least deadwood."""
