@@ -265,3 +265,60 @@ def test_wait_margin_follows_the_undercut_bonus() -> None:
     assert margin(Rules.preset("classic", undercut_bonus=0)) == -8.0
     assert margin(Rules.preset("classic", undercut_bonus=40)) == 12.0
     assert abs(margin(Rules.preset("classic", undercut_bonus=20)) - (-8.0 + 20.0 * 10 / 15)) < 1e-9
+
+
+def test_layoff_chance_matches_enumeration_of_independent_cards() -> None:
+    """The closed-form layoff chance equals the exact chance that some meld of the opponent's
+    hand takes the card as a layoff, when the cards are held independently."""
+    from itertools import product
+
+    from ginrummy.melds import layoff_targets, melds_in
+    from ginrummy.players.expert import _layoff_chance
+
+    rng = random.Random(7)
+    for x in (0, 2, 3, 6, 9, 10, 12, 25, 38, 51):
+        r = x % 13
+        relevant = [t * 13 + r for t in range(4) if t * 13 + r != x]
+        relevant += [x + d for d in (-3, -2, -1, 1, 2, 3) if 0 <= r + d < 13]
+        for _ in range(4):
+            p = [0.0] * 52
+            for c in relevant:
+                p[c] = rng.choice([0.0, 0.2, 0.5, 0.9, 1.0])
+            known = 1 << rng.choice(relevant) if rng.random() < 0.3 else 0
+            exact = 0.0
+            for bits in product((0, 1), repeat=len(relevant)):
+                prob = 1.0
+                hand = known
+                for c, b in zip(relevant, bits, strict=True):
+                    q = 1.0 if known >> c & 1 else p[c]
+                    prob *= q if b else 1.0 - q
+                    if b:
+                        hand |= 1 << c
+                if prob and any(layoff_targets(m) >> x & 1 for m in melds_in(hand)):
+                    exact += prob
+            assert abs(_layoff_chance(p, known, x) - exact) < 1e-9, (x, [p[c] for c in relevant], known)
+
+
+def test_hand_value_credits_cards_that_lay_off_on_the_opponents_known_meld() -> None:
+    """A loose card that extends a meld the opponent is known to hold costs the defender
+    nothing when the opponent knocks: the hand value credits it, and only where layoffs exist."""
+    import dataclasses
+
+    params = ExpertParams()
+    assert params.layoff_credit > 0
+    off = dataclasses.replace(params, layoff_credit=0.0)
+    hand10 = sum(1 << c for c in parse_cards("As 2s 3s 9c 9d 9s 6h Kd Qc 4c"))
+    known = sum(1 << c for c in parse_cards("7h 8h 9h"))
+
+    def values(rules: Rules) -> tuple[float, float, _Decision]:
+        base = new_hand(rules, dealer=0, seed=3).observation(0)
+        view = dataclasses.replace(base, hand=hand10, pile=(), opponent_known=known, events=())
+        on_dec = _Decision(view, params, random.Random(0))
+        return on_dec.value(hand10), _Decision(view, off, random.Random(0)).value(hand10), on_dec
+
+    with_credit, without, dec = values(Rules.preset("eaai"))
+    # 6h lays off on 7h 8h 9h for sure; the other loose cards hardly ever.
+    assert dec._layoff_points(hand10) >= 6.0
+    assert without - with_credit == pytest.approx(params.layoff_credit * dec._layoff_points(hand10))
+    straight_with, straight_without, _ = values(Rules.preset("eaai", straight_gin=True))
+    assert straight_with == straight_without
