@@ -322,3 +322,74 @@ def test_hand_value_credits_cards_that_lay_off_on_the_opponents_known_meld() -> 
     assert without - with_credit == pytest.approx(params.layoff_credit * dec._layoff_points(hand10))
     straight_with, straight_without, _ = values(Rules.preset("eaai", straight_gin=True))
     assert straight_with == straight_without
+
+
+def test_a_taken_card_sharpens_its_meld_partners_exactly() -> None:
+    """After the opponent takes a card to meld, the chance of each card around it is the exact
+    chance given that some meld with the taken card is in the opponent's hand."""
+    from itertools import product
+
+    from ginrummy.melds import joins_meld
+    from ginrummy.players.expert import _condition_on_meld
+
+    rng = random.Random(11)
+    for t in (0, 1, 5, 11, 12, 30, 45):
+        r, s = t % 13, t // 13
+        around = [x * 13 + r for x in range(4) if x != s]
+        around += [s * 13 + r + d for d in (-2, -1, 1, 2) if 0 <= r + d < 13]
+        for _ in range(4):
+            p = [0.0] * 52
+            unseen = 0
+            for c in around:
+                if rng.random() < 0.8:  # the rest: seen elsewhere (ours, or in the pile)
+                    unseen |= 1 << c
+                    p[c] = rng.choice([0.1, 0.3, 0.6, 0.9])
+            known = 1 << t
+            rel = [c for c in around if unseen >> c & 1]
+            z = 0.0
+            marg = dict.fromkeys(rel, 0.0)
+            for bits in product((0, 1), repeat=len(rel)):
+                held = sum(1 << c for c, b in zip(rel, bits, strict=True) if b)
+                if not joins_meld(held, t):
+                    continue
+                prob = 1.0
+                for c, b in zip(rel, bits, strict=True):
+                    prob *= p[c] if b else 1.0 - p[c]
+                z += prob
+                for c, b in zip(rel, bits, strict=True):
+                    if b:
+                        marg[c] += prob
+            before = list(p)
+            _condition_on_meld(p, known, unseen, t)
+            for c in rel:
+                want = min(0.98, marg[c] / z) if z > 0 else before[c]
+                assert p[c] == pytest.approx(want), (t, c)
+            assert all(p[c] == before[c] for c in range(52) if c not in rel)
+
+
+def test_knowledge_conditions_on_the_meld_of_a_taken_card() -> None:
+    """When the opponent holds a card it took from the pile, the model raises the chance of
+    the cards that would meld with it (and only with ``take_melds`` on)."""
+    rules = Rules.preset("eaai")
+    checked = 0
+    for seed in range(40):
+        hand = new_hand(rules, dealer=0, seed=seed)
+        players = [ExpertPlayer(1), get_player("simple", seed=2)]
+        for i, pl in enumerate(players):
+            pl.new_hand(i)
+        while not hand.is_over:
+            view = hand.observation(hand.current)
+            if hand.current == 0 and view.opponent_known:
+                on = build_knowledge(view, ExpertParams())
+                off = build_knowledge(view, ExpertParams(take_melds=0))
+                t = next(c for c in range(52) if view.opponent_known >> c & 1)
+                partners = [c for c in range(52) if on.unseen >> c & 1 and (c % 13 == t % 13 or
+                            (c // 13 == t // 13 and abs(c - t) <= 2))]
+                assert all(on.p_opp[c] >= off.p_opp[c] - 1e-12 for c in partners)
+                assert sum(on.p_opp[c] for c in partners) > sum(off.p_opp[c] for c in partners)
+                checked += 1
+                break
+            hand.apply(players[hand.current].decide(view))
+        if checked >= 3:
+            break
+    assert checked >= 3

@@ -7,7 +7,9 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
 
 * keeps a model of the opponent's hidden cards (:class:`Knowledge`): every card it has not
   seen is weighted by what the opponent threw away (it does not want that rank or its
-  neighbours), took from the pile (it does) and declined (it did not need it);
+  neighbours), took from the pile (it does) and declined (it did not need it); around a card
+  it took and still holds, the chances are then conditioned on a meld with that card being
+  in its hand;
 * scores a 10-card hand by the *expected* deadwood after its next draw from the stock
   (exact ``min_deadwood_after_discard`` for every unseen card, weighted by the chance the card
   is still in the stock), with bonuses for being able to knock or go gin then; this single
@@ -130,6 +132,10 @@ class ExpertParams:
     #: against ``simple`` (EAAI): 0.5-1 gain 0.3-0.4 points per hand, 2 and 3 less
     #: (``docs/strength.md``).
     layoff_credit: float = 0.75
+    #: 1: a card the opponent took from the pile and still holds was taken to meld, so the chances
+    #: of the cards around it are conditioned, exactly, on some meld with it being in the
+    #: opponent's hand (+0.23 and +0.17 points per hand against ``simple``, ``docs/strength.md``).
+    take_melds: int = 1
 
 
 @dataclass
@@ -247,6 +253,10 @@ def build_knowledge(view: SeatView, params: ExpertParams) -> Knowledge:
             for c in ucards:
                 if p_opp[c] < 0.95:
                     p_opp[c] *= f
+    if params.take_melds and total > 0 and opp_hidden:
+        for t in dict.fromkeys(taken):
+            if view.opponent_known >> t & 1:
+                _condition_on_meld(p_opp, view.opponent_known, unseen, t)
     return Knowledge(
         me=me,
         unseen=unseen,
@@ -429,6 +439,50 @@ def _meld_chance(p_opp: list[float], known: int, x: int) -> float:
     p2 = q(x + 2) if r <= 10 else 0.0
     p_run = m2 * m1 + m1 * p1 + p1 * p2 - m2 * m1 * p1 - m1 * p1 * p2
     return 1.0 - (1.0 - p_set) * (1.0 - p_run)
+
+
+def _condition_on_meld(p_opp: list[float], known: int, unseen: int, t: int) -> None:
+    """Sharpen the chances of the cards around ``t``, a card the opponent took and holds:
+    it took it to meld, so some 3-card meld with ``t`` is (most likely) in its hand."""
+    r, s = t % 13, t // 13
+    rel = [x * 13 + r for x in range(4) if x != s]
+    rel += [s * 13 + r + d for d in (-2, -1, 1, 2) if 0 <= r + d < 13]
+    rel = [c for c in rel if (unseen | known) >> c & 1]
+    if not rel:
+        return
+    q = [1.0 if known >> c & 1 else p_opp[c] for c in rel]
+    idx = {c: i for i, c in enumerate(rel)}
+    cands: list[tuple[int, ...]] = []
+    sets = [c for c in rel if c % 13 == r]
+    for i in range(len(sets)):
+        for j in range(i + 1, len(sets)):
+            cands.append((idx[sets[i]], idx[sets[j]]))
+    for a, b in ((-2, -1), (-1, 1), (1, 2)):
+        ca, cb = t + a, t + b
+        if 0 <= r + a < 13 and 0 <= r + b < 13 and ca in idx and cb in idx:
+            cands.append((idx[ca], idx[cb]))
+    if not cands:
+        return
+    n = len(rel)
+    z = 0.0
+    marg = [0.0] * n
+    for bits in range(1 << n):
+        if not any(bits >> i & 1 and bits >> j & 1 for i, j in cands):
+            continue
+        pr = 1.0
+        for i in range(n):
+            pr *= q[i] if bits >> i & 1 else 1.0 - q[i]
+        if pr == 0.0:
+            continue
+        z += pr
+        for i in range(n):
+            if bits >> i & 1:
+                marg[i] += pr
+    if z <= 0.0:
+        return
+    for i, c in enumerate(rel):
+        if not known >> c & 1:
+            p_opp[c] = min(0.98, marg[i] / z)
 
 
 def _layoff_chance(p_opp: list[float], known: int, x: int) -> float:
