@@ -161,7 +161,13 @@ def test_knowledge_uses_only_the_view() -> None:
         for c in view.pile:
             pile |= 1 << c
         assert k.unseen & (view.hand | pile | view.opponent_known) == 0
-        assert abs(sum(k.p_opp) - k.opp_hidden) < 1e-6 or k.opp_hidden == 0
+        assert all(0.0 <= x <= 1.0 for x in k.p_opp)
+        assert all(k.p_opp[c] == 0.0 for c in range(52) if not k.unseen >> c & 1)
+        # The weighting spreads exactly the opponent's hidden cards; the exact reading of a pile
+        # take (``take_melds``) then raises the cards around it without lowering the others.
+        base = build_knowledge(view, ExpertParams(take_melds=0))
+        assert abs(sum(base.p_opp) - base.opp_hidden) < 1e-6 or base.opp_hidden == 0
+        assert sum(k.p_opp) >= sum(base.p_opp) - 1e-9
         h.apply(players[seat].decide(view))
 
 

@@ -443,7 +443,10 @@ def _meld_chance(p_opp: list[float], known: int, x: int) -> float:
 
 def _condition_on_meld(p_opp: list[float], known: int, unseen: int, t: int) -> None:
     """Sharpen the chances of the cards around ``t``, a card the opponent took and holds:
-    it took it to meld, so some 3-card meld with ``t`` is (most likely) in its hand."""
+    it took it to meld, so some 3-card meld with ``t`` is (most likely) in its hand.
+
+    The other cards are not lowered in turn, so the chances may now add up to a little more
+    than the opponent's hidden cards (as measured; renormalising is untried)."""
     r, s = t % 13, t // 13
     rel = [x * 13 + r for x in range(4) if x != s]
     rel += [s * 13 + r + d for d in (-2, -1, 1, 2) if 0 <= r + d < 13]
