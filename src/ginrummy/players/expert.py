@@ -54,6 +54,7 @@ import json
 import os
 import random
 from dataclasses import dataclass, field, replace
+from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ..actions import DONE, Action, Kind
@@ -311,8 +312,12 @@ class _Decision:
         return got[1], got[2], got[3]
 
     def _evaluate(self, hand10: int) -> tuple[float, float, float, float]:
-        dw = deadwood(hand10)
         limit = self.limit
+        credit = self.params.layoff_credit if limit > 0 else 0.0
+        if credit:
+            dw, melds = best_arrangement(hand10)
+        else:
+            dw, melds = deadwood(hand10), []
         if not self.stock_w or self.view.stock_size <= self.view.rules.dead_hand_stock:
             got = (self.phi(dw), float(dw), float(dw <= limit), float(dw == 0))
         else:
@@ -336,19 +341,18 @@ class _Decision:
             if self.params.hold_weight:
                 v += self.params.hold_weight * dw
             got = (v, e_dw / tw, p_knock / tw, p_gin / tw)
-        if self.params.layoff_credit and limit > 0:
+        if credit:
             # Cards that would lay off on the opponent's melds cost nothing when the opponent
             # knocks (no layoffs on gin, so none when only gin ends the hand).
-            got = (got[0] - self.params.layoff_credit * self._layoff_points(hand10),) + got[1:]
+            got = (got[0] - credit * self._layoff_points(deadwood_cards(hand10, melds)),) + got[1:]
         self._val[hand10] = got
         return got
 
-    def _layoff_points(self, hand10: int) -> float:
-        """Expected deadwood points of ``hand10`` that would lay off on the opponent's melds."""
-        _, melds = best_arrangement(hand10)
+    def _layoff_points(self, loose: int) -> float:
+        """Expected deadwood points of the ``loose`` cards that would lay off on the opponent's melds."""
         k = self.k
         tot = 0.0
-        for c in cards_of(deadwood_cards(hand10, melds)):
+        for c in cards_of(loose):
             tot += CARD_VALUES[c] * _layoff_chance(k.p_opp, k.opp_known, c)
         return tot
 
@@ -455,11 +459,7 @@ def _condition_on_meld(p_opp: list[float], known: int, unseen: int, t: int) -> N
         return
     q = [1.0 if known >> c & 1 else p_opp[c] for c in rel]
     idx = {c: i for i, c in enumerate(rel)}
-    cands: list[tuple[int, ...]] = []
-    sets = [c for c in rel if c % 13 == r]
-    for i in range(len(sets)):
-        for j in range(i + 1, len(sets)):
-            cands.append((idx[sets[i]], idx[sets[j]]))
+    cands = [(idx[a], idx[b]) for a, b in combinations([c for c in rel if c % 13 == r], 2)]
     for a, b in ((-2, -1), (-1, 1), (1, 2)):
         ca, cb = t + a, t + b
         if 0 <= r + a < 13 and 0 <= r + b < 13 and ca in idx and cb in idx:
