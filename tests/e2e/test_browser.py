@@ -107,38 +107,41 @@ def click_turn(page: object) -> bool:
         return False
     for name in ("gin", "big-gin", "knock", "auto", "pass"):
         if name in actions:
-            press(page, f"#actions button[data-action='{name}']", seen)
+            press(page, f"#actions button[data-action='{name}']")
             return True
     if "stock" in actions:
         page.keyboard.press("s")  # type: ignore[attr-defined]  # the keyboard shortcut
         return True
-    # Discard: click a card outside the melds (no meld bar), the highest first, then Discard.
+    # Discard: select a legal card outside the melds (no meld bar), the highest first, then Discard.
+    legal = set(page.evaluate("state.view.legal"))  # type: ignore[attr-defined]
     cards = page.eval_on_selector_all(  # type: ignore[attr-defined]
         "#my-hand .card", "els => els.map(e => [e.dataset.card, !!e.querySelector('.meldbar')])"
     )
     order = "A23456789TJQK"
     loose = sorted((c for c, melded in cards if not melded), key=lambda c: -order.index(c[0]))
-    for card in loose + [c for c, _ in cards]:
-        page.click(f"#my-hand .card[data-card='{card}']")  # type: ignore[attr-defined]
-        if page.is_visible("#actions button[data-action='discard']"):  # type: ignore[attr-defined]
-            press(page, "#actions button[data-action='discard']", seen)
-            return True
-    return False
+    card = next((c for c in loose + [c for c, _ in cards] if c in legal), None)
+    if card is None:
+        raise AssertionError(f"no card shown is a legal discard at seq {seen}: shown {cards}, legal {sorted(legal)}")
+    press(page, f"#my-hand .card[data-card='{card}']")
+    if not page.is_visible(f"#my-hand .card.selected[data-card='{card}']"):  # type: ignore[attr-defined]
+        raise AssertionError(f"clicking {card} at seq {seen} did not select it")
+    press(page, "#actions button[data-action='discard']")
+    return True
 
 
-def press(page: object, selector: str, seen: int) -> None:
-    """Click a button that sends this seat's action, read from the page at state ``seen``.
+def press(page: object, selector: str) -> None:
+    """One mouse click at the middle of what ``selector`` finds, as a person clicks: once.
 
-    The server can answer within milliseconds and the answer replaces the button (and scrolls the
-    hand's result into view) while Playwright is still checking that the button is stable; it then
-    waits for a button that never comes back. While it is this seat's turn only its own action
-    moves the state on, so a state newer than ``seen`` proves the click was taken.
+    ``page.click`` re-checks its target after clicking and clicks again if the target was
+    replaced; every click here re-renders what was clicked, so it sometimes clicked twice (a
+    card selected and deselected, or a second "Best layout" waited for after the first had ended
+    the hand). A plain mouse click has no such retry.
     """
-    try:
-        page.click(selector, timeout=5000)  # type: ignore[attr-defined]
-    except sync_api.TimeoutError:
-        if log_len(page) == seen:
-            raise
+    loc = page.locator(selector)  # type: ignore[attr-defined]
+    loc.scroll_into_view_if_needed(timeout=5000)
+    box = loc.bounding_box(timeout=5000)
+    assert box is not None, f"{selector} is not shown"
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # type: ignore[attr-defined]
 
 
 def wait_change(page: object, before: int, timeout: float = 15) -> None:
