@@ -262,6 +262,24 @@ def test_gin_reach_is_worth_most_when_only_gin_ends_the_hand() -> None:
     assert dec.phi(0) == -(params.knock_bonus + params.gin_bonus)
 
 
+def test_each_point_under_the_knock_limit_counts_more_when_undercuts_pay() -> None:
+    """Under EAAI (undercut bonus 25) a point of deadwood below the knock limit is worth
+    ``1 + undercut_slope`` (another chance to undercut a knock); with the classic 10, just 1."""
+    params = ExpertParams()
+    assert params.undercut_slope > 0
+
+    def step(rules: Rules, d: int) -> float:
+        view = new_hand(rules, dealer=0, seed=3).observation(0)
+        dec = _Decision(view, params, random.Random(0))
+        return dec.phi(d) - dec.phi(d + 1)
+
+    eaai, classic = Rules.preset("eaai"), Rules.preset("classic")
+    assert step(eaai, 4) == -(1 + params.undercut_slope)
+    assert step(eaai, 12) == -1  # above the limit: deadwood only
+    assert step(classic, 4) == -1
+    assert abs(step(Rules.preset("classic", undercut_bonus=20), 4) + 1 + params.undercut_slope * 10 / 15) < 1e-9
+
+
 def test_wait_margin_follows_the_undercut_bonus() -> None:
     """Waiting for the opponent to knock into an undercut pays with a bonus of 25 (EAAI), not
     with the classic 10: the expert's knock-or-wait margin follows the rules it plays."""

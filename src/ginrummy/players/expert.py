@@ -16,7 +16,8 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   figure captures both the deadwood now and the chance of improving. Loose cards that would
   lay off on the opponent's melds are credited (``layoff_credit``): when the opponent knocks,
   they cost the defender nothing, and against a player who knocks as soon as it can the count
-  after layoffs decides most hands;
+  after layoffs decides most hands. With an undercut bonus of 25, each point under the knock
+  limit counts extra (``undercut_slope``): another chance to undercut such a knock;
 * draws from the pile only when that figure, after the best discard, beats the expectation of
   a stock draw (a two-ply expectation over the unseen cards);
 * discards to minimise that figure plus a small *danger* term: the chance the card joins a
@@ -137,6 +138,11 @@ class ExpertParams:
     #: of the cards around it are conditioned, exactly, on some meld with it being in the
     #: opponent's hand (+0.23 and +0.17 points per hand against ``simple``, ``docs/strength.md``).
     take_melds: int = 1
+    #: Extra value per deadwood point below the knock limit when the undercut bonus is 25
+    #: (scaled down to nothing at 10). Against a player who knocks as soon as it can, each point
+    #: less is another chance to undercut it. Paired against ``simple`` (EAAI): 0.5 gains +0.12
+    #: and +0.07 points per hand (seeds 70, 71; ``docs/strength.md``).
+    undercut_slope: float = 0.5
 
 
 @dataclass
@@ -280,6 +286,7 @@ class _Decision:
         self.rng = rng
         self.k = build_knowledge(view, params)
         self.limit = view.knock_limit
+        self.slope = params.undercut_slope * _undercut_weight(view.rules.undercut_bonus)
         # Weight of each unseen card as the next stock card: the chance it is not in the opponent's hand.
         self.stock_w = [(c, 1.0 - self.k.p_opp[c]) for c in self.k.unseen_cards]
         tw = sum(x for _, x in self.stock_w)
@@ -296,7 +303,7 @@ class _Decision:
         p = self.params
         v = float(d)
         if d <= self.limit:
-            v -= p.knock_bonus
+            v -= p.knock_bonus + self.slope * (self.limit - d)
         if d == 0:
             v -= p.gin_bonus if self.limit > p.gin_only_limit else p.gin_only_bonus
         return v
@@ -526,6 +533,15 @@ def _drop_worst(mask: int, n: int, keep: int) -> int:
     return mask
 
 
+def _undercut_weight(bonus: int) -> float:
+    """How much the undercut is worth waiting for: 0 at a bonus of 10 or less, 1 at 25 or more.
+
+    >>> _undercut_weight(10), _undercut_weight(25), _undercut_weight(20)
+    (0.0, 1.0, 0.6666666666666666)
+    """
+    return min(1.0, max(0.0, (bonus - 10) / 15))
+
+
 def _knock_points(rules_gin: int, rules_under: int, k_dw: int, d_dw: int) -> int:
     """Points of a knock from the knocker's side (negative for an undercut)."""
     if k_dw == 0:
@@ -752,8 +768,7 @@ class ExpertPlayer(Player):
     def _wait_margin(self, view: SeatView) -> float:
         """The knock-or-wait margin for these rules: the undercut bonus decides what waiting is worth."""
         p = self.params
-        t = min(1.0, max(0.0, (view.rules.undercut_bonus - 10) / 15))
-        return p.wait_margin_low + (p.wait_margin - p.wait_margin_low) * t
+        return p.wait_margin_low + (p.wait_margin - p.wait_margin_low) * _undercut_weight(view.rules.undercut_bonus)
 
     def _hand_mult(self, view: SeatView) -> int:
         return view.rules.hand_multiplier(view.upcard)
