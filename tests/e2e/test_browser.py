@@ -132,10 +132,10 @@ def click_turn(page: object) -> bool:
 def press(page: object, selector: str) -> None:
     """One mouse click at the middle of what ``selector`` finds, as a person clicks: once.
 
-    ``page.click`` re-checks its target after clicking and clicks again if the target was
-    replaced; every click here re-renders what was clicked, so it sometimes clicked twice (a
-    card selected and deselected, or a second "Best layout" waited for after the first had ended
-    the hand). A plain mouse click has no such retry.
+    Every click here re-renders what was clicked, and ``page.click`` was seen to act twice on
+    such targets, as if retrying one it found detached: a card selected and deselected, or
+    "Best layout" clicked and then awaited again after it had ended the hand (a 30 s timeout).
+    A plain mouse click happens once.
     """
     loc = page.locator(selector)  # type: ignore[attr-defined]
     loc.scroll_into_view_if_needed(timeout=5000)
