@@ -89,3 +89,14 @@ def test_match_equity_reads_the_knock_states(tmp_path: Path) -> None:
     out = _run("match_equity.py", "--hands", "60", "--knock-states", str(states), "--knock-hands", "30")
     assert "game win chance from 0-0" in out
     assert "knock states" in out and "would add at most" in out
+
+
+def test_outcomes_break_every_hand_down_by_result() -> None:
+    text = _run("outcomes.py", "--deals", "6", "--seed", "3", "--opponent", "greedy")
+    rows = [line.split() for line in text.splitlines() if line.startswith("  ") and " won by " in line]
+    assert rows
+    hands = sum(int(r[r.index("hands") - 1]) for r in rows)
+    assert hands == 12 and text.startswith("12 hands")
+    points = sum(int(r[r.index("points") - 1]) for r in rows)
+    total = float(next(line for line in text.splitlines() if "all:" in line).split()[1])
+    assert abs(points / hands - total) < 1e-3
