@@ -96,27 +96,33 @@ def hand_cards(page: object) -> list[str]:
     return page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)")  # type: ignore[attr-defined,no-any-return]
 
 
-def click_turn(page: object) -> bool:
-    """Make one move by clicking, as a person would; False when there is nothing to do now."""
-    if page.is_visible("#handend"):  # type: ignore[attr-defined]
-        return False
-    seen = log_len(page)
-    actions = page.eval_on_selector_all("#actions button", "els => els.map(e => e.dataset.action)")  # type: ignore[attr-defined]
-    discarding = page.evaluate("state && state.view.current === state.seat && state.view.phase === 'discard'")  # type: ignore[attr-defined]
-    if not actions and not discarding:
-        return False
+def click_turn(page: object) -> int | None:
+    """Make one move by clicking, as a person would.
+
+    Returns the ``seq`` of the state the move answered (wait for a newer one before the next
+    move: until then the page still shows the buttons it acted on), or None when there is
+    nothing to do now.
+    """
+    # One evaluation reads the state and what it shows at the same moment.
+    seen, actions, discarding, legal, cards = page.evaluate(  # type: ignore[attr-defined]
+        """() => [
+            state ? state.seq : -1,
+            [...document.querySelectorAll('#actions button')].map(e => e.dataset.action),
+            !!state && state.view.current === state.seat && state.view.phase === 'discard',
+            state ? state.view.legal : [],
+            [...document.querySelectorAll('#my-hand .card')].map(e => [e.dataset.card, !!e.querySelector('.meldbar')]),
+        ]"""
+    )
+    if page.is_visible("#handend") or (not actions and not discarding):  # type: ignore[attr-defined]
+        return None
     for name in ("gin", "big-gin", "knock", "auto", "pass"):
         if name in actions:
             press(page, f"#actions button[data-action='{name}']")
-            return True
+            return int(seen)
     if "stock" in actions:
         page.keyboard.press("s")  # type: ignore[attr-defined]  # the keyboard shortcut
-        return True
+        return int(seen)
     # Discard: select a legal card outside the melds (no meld bar), the highest first, then Discard.
-    legal = set(page.evaluate("state.view.legal"))  # type: ignore[attr-defined]
-    cards = page.eval_on_selector_all(  # type: ignore[attr-defined]
-        "#my-hand .card", "els => els.map(e => [e.dataset.card, !!e.querySelector('.meldbar')])"
-    )
     order = "A23456789TJQK"
     loose = sorted((c for c, melded in cards if not melded), key=lambda c: -order.index(c[0]))
     card = next((c for c in loose + [c for c, _ in cards] if c in legal), None)
@@ -126,7 +132,7 @@ def click_turn(page: object) -> bool:
     if not page.is_visible(f"#my-hand .card.selected[data-card='{card}']"):  # type: ignore[attr-defined]
         raise AssertionError(f"clicking {card} at seq {seen} did not select it")
     press(page, "#actions button[data-action='discard']")
-    return True
+    return int(seen)
 
 
 def press(page: object, selector: str) -> None:
@@ -145,7 +151,7 @@ def press(page: object, selector: str) -> None:
 
 
 def wait_change(page: object, before: int, timeout: float = 15) -> None:
-    """Wait until the page shows a newer state than ``before`` (the events count or hand end)."""
+    """Wait until the page shows a newer state than ``before`` (the state a move answered)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if page.is_visible("#handend") or log_len(page) != before:  # type: ignore[attr-defined]
@@ -165,10 +171,10 @@ def play_until_hand_end(pages: list[object], max_moves: int = 400) -> None:
             return
         acted = False
         for p in pages:
-            before = log_len(p)
-            if click_turn(p):
+            seen = click_turn(p)
+            if seen is not None:
                 acted = True
-                wait_change(p, before)
+                wait_change(p, seen)
         if not acted:
             pages[0].wait_for_timeout(30)  # type: ignore[attr-defined]
     raise AssertionError("the hand did not end")
@@ -212,9 +218,9 @@ def test_reload_mid_hand_and_continue(server: str, browser: object) -> None:
     start_game(page, server, "random")
     page.wait_for_selector("#my-hand .card")
     for _ in range(6):
-        before = log_len(page)
-        if click_turn(page):
-            wait_change(page, before)
+        seen = click_turn(page)
+        if seen is not None:
+            wait_change(page, seen)
         else:
             page.wait_for_timeout(60)
     page.wait_for_timeout(300)  # let the computer finish its turn
@@ -321,9 +327,9 @@ def test_server_killed_and_restarted_mid_hand(browser: object, tmp_path: Path) -
         start_game(page, base, "simple")
         page.wait_for_selector("#my-hand .card")
         for _ in range(5):
-            before = log_len(page)
-            if click_turn(page):
-                wait_change(page, before)
+            seen = click_turn(page)
+            if seen is not None:
+                wait_change(page, seen)
             else:
                 page.wait_for_timeout(60)
         page.wait_for_timeout(300)
