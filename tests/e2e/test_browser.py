@@ -117,7 +117,7 @@ def click_turn(page: object) -> int | None:
         return None
     for name in ("gin", "big-gin", "knock", "auto", "pass"):
         if name in actions:
-            press(page, f"#actions button[data-action='{name}']")
+            page.click(f"#actions button[data-action='{name}']")  # type: ignore[attr-defined]
             return int(seen)
     if "stock" in actions:
         page.keyboard.press("s")  # type: ignore[attr-defined]  # the keyboard shortcut
@@ -128,26 +128,11 @@ def click_turn(page: object) -> int | None:
     card = next((c for c in loose + [c for c, _ in cards] if c in legal), None)
     if card is None:
         raise AssertionError(f"no card shown is a legal discard at seq {seen}: shown {cards}, legal {sorted(legal)}")
-    press(page, f"#my-hand .card[data-card='{card}']")
+    page.click(f"#my-hand .card[data-card='{card}']")  # type: ignore[attr-defined]
     if not page.is_visible(f"#my-hand .card.selected[data-card='{card}']"):  # type: ignore[attr-defined]
         raise AssertionError(f"clicking {card} at seq {seen} did not select it")
-    press(page, "#actions button[data-action='discard']")
+    page.click("#actions button[data-action='discard']")  # type: ignore[attr-defined]
     return int(seen)
-
-
-def press(page: object, selector: str) -> None:
-    """One mouse click at the middle of what ``selector`` finds, as a person clicks: once.
-
-    Every click here re-renders what was clicked, and ``page.click`` was seen to act twice on
-    such targets, as if retrying one it found detached: a card selected and deselected, or
-    "Best layout" clicked and then awaited again after it had ended the hand (a 30 s timeout).
-    A plain mouse click happens once.
-    """
-    loc = page.locator(selector)  # type: ignore[attr-defined]
-    loc.scroll_into_view_if_needed(timeout=5000)
-    box = loc.bounding_box(timeout=5000)
-    assert box is not None, f"{selector} is not shown"
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)  # type: ignore[attr-defined]
 
 
 def wait_change(page: object, before: int, timeout: float = 15) -> None:
