@@ -7,7 +7,6 @@ The server is ``ginrummy serve`` on a free loopback port with its own database f
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -16,31 +15,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from e2e_chromium import MARKS, free_port, launch
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SHOTS = Path(os.environ["GINRUMMY_SHOTS"]) if os.environ.get("GINRUMMY_SHOTS") else None
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(
-        not Path(CHROMIUM).exists(), reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)"
-    ),
-]
+pytestmark = MARKS
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
@@ -62,7 +42,7 @@ def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     proc = start_server(port, tmp_path_factory.mktemp("e2e") / "e2e.sqlite3")
     try:
         yield f"http://127.0.0.1:{port}"
@@ -73,10 +53,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
+    yield from launch(sync_api)
 
 
 def shot(page: object, name: str) -> None:
@@ -303,7 +280,7 @@ def test_hollywood_sheet_shows_three_games(server: str, browser: object) -> None
 
 
 def test_server_killed_and_restarted_mid_hand(browser: object, tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     db = tmp_path / "restart.sqlite3"
     proc = start_server(port, db)
     base = f"http://127.0.0.1:{port}"

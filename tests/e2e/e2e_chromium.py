@@ -1,0 +1,45 @@
+"""What both browser test modules share: Debian's Chromium, its flags, and a free port.
+
+Not a ``conftest.py``: with no ``__init__`` files a second module of that name would shadow
+``tests/conftest.py``, whose helpers tests import by name.
+"""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+#: Playwright cannot download its own browser here; it drives Debian's.
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+#: Marks for a browser test module: the ``browser`` marker, skipped without the browser.
+MARKS = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)"),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def launch(sync_api: Any) -> Iterator[Any]:
+    """One Chromium for a module's tests (the body of a module-scoped fixture)."""
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()
