@@ -280,6 +280,24 @@ def test_each_point_under_the_knock_limit_counts_more_when_undercuts_pay() -> No
     assert abs(step(Rules.preset("classic", undercut_bonus=20), 4) + 1 + params.undercut_slope * 10 / 15) < 1e-9
 
 
+def test_the_stock_draw_is_valued_over_every_unseen_card() -> None:
+    """Pile or stock: the stock's side is the exact expectation over every unseen card, so the
+    values do not depend on the player's seed. Sampling 14 of the cards (the old way, noisier
+    and measured worse) gave each seed its own values."""
+    nd = parse_cards("As 2s 5h 6h 9c 9d Js Qd Kc 3c")
+    dl = parse_cards("Ts Jd 2h 3d 4c 8c 8d Qh Kh 7s")
+    h = Hand(Rules.preset("eaai"), dealer=1)
+    h.deal(_deck_for(nd, dl, parse_card("4s")))
+    view = h.observation(0)
+    assert PILE in view.legal
+
+    def values(params: ExpertParams) -> set[tuple[float, ...]]:
+        return {tuple(v for _, v, _ in ExpertPlayer(seed=s, params=params).evaluate(view)) for s in range(4)}
+
+    assert len(values(ExpertParams())) == 1
+    assert len(values(ExpertParams(stock_draws=14))) > 1
+
+
 def test_wait_margin_follows_the_undercut_bonus() -> None:
     """Waiting for the opponent to knock into an undercut pays with a bonus of 25 (EAAI), not
     with the classic 10: the expert's knock-or-wait margin follows the rules it plays."""
