@@ -116,14 +116,14 @@ def wait_change(page: object, before: int, timeout: float = 15) -> None:
     """Wait until the page shows a newer state than ``before`` (the state a move answered)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
-        if page.is_visible("#handend") or log_len(page) != before:  # type: ignore[attr-defined]
+        if page.is_visible("#handend") or page_seq(page) != before:  # type: ignore[attr-defined]
             return
         page.wait_for_timeout(20)  # type: ignore[attr-defined]
     error = page.text_content("#error")  # type: ignore[attr-defined]
     raise AssertionError(f"no new state {timeout} s after an action at seq {before} (page error: {error!r})")
 
 
-def log_len(page: object) -> int:
+def page_seq(page: object) -> int:
     return int(page.evaluate("state ? state.seq : -1"))  # type: ignore[attr-defined]
 
 
@@ -186,7 +186,7 @@ def test_reload_mid_hand_and_continue(server: str, browser: object) -> None:
         else:
             page.wait_for_timeout(60)
     page.wait_for_timeout(300)  # let the computer finish its turn
-    seq, cards, turn = log_len(page), sorted(hand_cards(page)), page.inner_text("#turn")
+    seq, cards, turn = page_seq(page), sorted(hand_cards(page)), page.inner_text("#turn")
     page.reload()
     page.wait_for_function(f"state && state.seq === {seq}")
     assert sorted(hand_cards(page)) == cards
@@ -295,14 +295,14 @@ def test_server_killed_and_restarted_mid_hand(browser: object, tmp_path: Path) -
             else:
                 page.wait_for_timeout(60)
         page.wait_for_timeout(300)
-        seq, cards = log_len(page), sorted(hand_cards(page))
+        seq, cards = page_seq(page), sorted(hand_cards(page))
         proc.kill()  # no clean shutdown: the log must already hold every acknowledged action
         proc.wait(10)
         page.wait_for_function("document.getElementById('turn').textContent.includes('reconnecting')")
         proc = start_server(port, db)
         back = "document.getElementById('turn').textContent.indexOf('reconnecting') < 0"
         page.wait_for_function(f"state && state.seq >= {seq} && {back}")
-        if log_len(page) == seq:
+        if page_seq(page) == seq:
             assert sorted(hand_cards(page)) == cards
         play_until_hand_end([page])
     finally:
