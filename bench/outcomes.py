@@ -3,7 +3,9 @@
 Plays seat-swapped single hands and prints, for each (result, winner) pair, how many hands,
 the points and the points per hand. For the hands the opponent won by knocking it also shows
 the expert's deadwood after its last discard against the least that discard could have left
-(a large gap would mean it held deadwood it could have shed).
+(a large gap would mean it held deadwood it could have shed). Last, the opponent's chance to
+knock (or go gin) at each of its turns, the hand still going: the curve the expert's
+``hazard_rate`` follows.
 
     .venv/bin/python bench/outcomes.py --deals 300 --seed 5
 """
@@ -35,6 +37,7 @@ class _Recorder(Player):
         super().__init__(0)
         self.inner = inner
         self.discards: list[tuple[int, int, int]] = []
+        self.name = inner.name
 
     def new_hand(self, seat: int) -> None:
         self.inner.new_hand(seat)
@@ -59,6 +62,8 @@ def main() -> None:
     ns = ap.parse_args()
     rules = Rules.preset(ns.rules)
     me = _Recorder(get_player(ns.player, seed=ns.seed))
+    turns: collections.Counter[int] = collections.Counter()
+    knocks: collections.Counter[int] = collections.Counter()
     count: collections.Counter[tuple[str, str]] = collections.Counter()
     points: collections.Counter[tuple[str, str]] = collections.Counter()
     lost: list[tuple[int, int, int, int]] = []
@@ -66,8 +71,12 @@ def main() -> None:
         deck_seed = random.Random(ns.seed * 7919 + i).getrandbits(48)
         for seat in (0, 1):
             hand = new_hand(rules, dealer=i % 2, seed=deck_seed)
-            opp = get_player(ns.opponent, seed=i)
+            opp = _Recorder(get_player(ns.opponent, seed=i))
             r = play_hand(hand, [me, opp] if seat == 0 else [opp, me])
+            for t in range(len(opp.discards)):
+                turns[t] += 1
+            if r.kind in ("knock", "gin", "undercut") and r.knocker != seat and opp.discards:
+                knocks[len(opp.discards) - 1] += 1
             who = "-" if r.winner is None else ns.player if r.winner == seat else ns.opponent
             count[r.kind, who] += 1
             points[r.kind, who] += 0 if r.winner is None else r.points if r.winner == seat else -r.points
@@ -86,6 +95,8 @@ def main() -> None:
               f"{ns.player}'s after layoffs {statistics.mean(x[1] for x in lost):.1f}, stock left "
               f"{statistics.mean(x[3] for x in lost):.1f}; {ns.player}'s last discard kept "
               f"{statistics.mean(x[2] for x in lost):.2f} more deadwood than the least it could")
+    print(f"{ns.opponent}'s chance to end the hand at its n-th discard (n from 1), the hand still going:")
+    print("  " + "  ".join(f"{t + 1}:{knocks[t] / turns[t]:.2f}" for t in sorted(turns) if turns[t] >= 20))
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from ginrummy.hand import Hand, Phase, new_hand
 from ginrummy.melds import best_arrangement, deadwood, deadwood_cards
 from ginrummy.players import get_player
 from ginrummy.players.base import Player
-from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision, build_knowledge
+from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision, _next_discard_chances, build_knowledge
 from ginrummy.rules import Rules
 
 VARIANTS = {
@@ -425,3 +425,83 @@ def test_knowledge_conditions_on_the_meld_of_a_taken_card() -> None:
         if checked >= 3:
             break
     assert checked >= 3
+
+
+def _mid_hand_view(rules: Rules, opp_discards: int) -> tuple[Hand, int]:
+    """Play ``simple`` against itself until the seat to move has seen the opponent discard
+    ``opp_discards`` times (the hand still going); returns the hand and that seat."""
+    for seed in range(50):
+        h = new_hand(rules, dealer=0, seed=seed)
+        players = [get_player("simple", seed=0), get_player("simple", seed=1)]
+        for s, p in enumerate(players):
+            p.new_hand(s)
+        while not h.is_over:
+            seat = h.current
+            view = h.observation(seat)
+            n = sum(1 for e in view.events if e.kind is Kind.DISCARD and e.seat != seat)
+            if n == opp_discards and any(a.kind is Kind.DISCARD for a in view.legal):
+                return h, seat
+            h.apply(players[seat].decide(view))
+    raise AssertionError("no hand lasted that long")
+
+
+def test_the_opponents_knock_chance_grows_with_its_turns() -> None:
+    """The chance that the opponent knocks on its next turn (``hazard_rate`` per turn after
+    its first, capped) weights what its knock would catch; none where only gin ends a hand."""
+    params = ExpertParams(hazard_rate=0.05, hazard_cap=0.3)
+    eaai = Rules.preset("eaai")
+    for n, want in ((0, 0.0), (1, 0.0), (3, 0.1), (5, 0.2), (8, 0.3)):
+        h, seat = _mid_hand_view(eaai, n)
+        assert _Decision(h.observation(seat), params, random.Random(0)).hazard == pytest.approx(want)
+    h, seat = _mid_hand_view(Rules.preset("eaai", straight_gin=True), 5)
+    assert _Decision(h.observation(seat), params, random.Random(0)).hazard == 0.0
+
+
+def test_a_knock_catches_more_deadwood_at_a_higher_cost() -> None:
+    """What the opponent's knock would cost: an undercut (a gain) at low deadwood, rising
+    with every point, and the mix moves a hand's value toward it by the knock chance."""
+    import dataclasses
+
+    h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
+    view = h.observation(seat)
+    dec = _Decision(view, ExpertParams(hazard_rate=0.05), random.Random(0))
+    costs = [dec._caught(d, float(d)) for d in range(0, 31)]
+    assert costs[0] < -20  # most knocks are undercut
+    assert all(a < b for a, b in zip(costs, costs[1:], strict=False))
+    assert costs[30] == pytest.approx(0.05 * (25 + 30) + 0.95 * (30 - sum(
+        k * (1 if k <= 6 else 2) for k in range(1, 11)) / 14))
+    hand10 = view.hand & ~(1 << next(a.card for a in view.legal if a.kind is Kind.DISCARD))
+    off = _Decision(view, dataclasses.replace(dec.params, hazard_rate=0.0), random.Random(0))
+    dw, melds = best_arrangement(hand10)
+    lp = dec._layoff_points(deadwood_cards(hand10, melds))
+    hz = dec.hazard
+    assert hz == pytest.approx(0.2)
+    assert dec.value(hand10) == pytest.approx((1 - hz) * off.value(hand10) + hz * dec._caught(dw, dw - lp))
+
+
+def test_the_opponents_next_discard_is_one_more_way_to_improve() -> None:
+    """``pile_outs``: the opponent's next discard may be a card the hand wants, so the hand is
+    worth at least as much as on the stock alone; a higher loose card is the likelier discard."""
+    h, seat = _mid_hand_view(Rules.preset("eaai"), 4)
+    view = h.observation(seat)
+    on = _Decision(view, ExpertParams(pile_outs=1.0), random.Random(0))
+    off = _Decision(view, ExpertParams(pile_outs=0.0), random.Random(0))
+    assert sum(on.pile_q.values()) == pytest.approx(1.0)
+    assert off.pile_q == {}
+    better = 0
+    for a in view.legal:
+        if a.kind is Kind.DISCARD:
+            hand10 = view.hand & ~(1 << a.card)
+            assert on.value(hand10) <= off.value(hand10) + 1e-9
+            better += on.value(hand10) < off.value(hand10) - 1e-9
+    assert better > 0
+    # Two unseen cards the model weighs alike, a king and an ace: the king is the likelier
+    # throw, by the ratio of their values squared; a card that melds with the opponent's is not.
+    king, ace = parse_card("Kc"), parse_card("Ad")
+    p = [0.0] * 52
+    p[king] = p[ace] = 0.5
+    q = _next_discard_chances(p, 0, [king, ace], 2.0)
+    assert q[king] == pytest.approx(100 * q[ace]) and sum(q.values()) == pytest.approx(1.0)
+    known = sum(1 << c for c in parse_cards("Kd Kh"))
+    q = _next_discard_chances(p, known, [king, ace], 2.0)
+    assert q[king] == pytest.approx(0.0)

@@ -17,7 +17,11 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   lay off on the opponent's melds are credited (``layoff_credit``): when the opponent knocks,
   they cost the defender nothing, and against a player who knocks as soon as it can the count
   after layoffs decides most hands. With an undercut bonus of 25, each point under the knock
-  limit counts extra (``undercut_slope``): another chance to undercut such a knock;
+  limit counts extra (``undercut_slope``): another chance to undercut such a knock. The
+  opponent's next discard counts as one more possible draw (``pile_outs``: a player throws its
+  high loose cards), and the value is mixed, by the chance that the opponent knocks on its next
+  turn (growing with its turns, ``hazard_rate``), with what that knock would cost against the
+  cards kept now;
 * draws from the pile only when that figure, after the best discard, beats the expectation of
   a stock draw (a two-ply expectation over the unseen cards);
 * discards to minimise that figure plus a small *danger* term: the chance the card joins a
@@ -146,6 +150,20 @@ class ExpertParams:
     #: less is another chance to undercut it. Paired against ``simple`` (EAAI): 0.5 gains +0.12
     #: and +0.07 points per hand (seeds 70, 71; ``docs/strength.md``).
     undercut_slope: float = 0.5
+    #: The opponent's next discard may be a card the hand wants: a hand's value counts it as
+    #: one more draw (taken when it beats the stock's expectation), each unseen card weighted
+    #: by its chance to be that discard (held, loose, and high: value ** ``pile_power``).
+    #: ``pile_outs`` scales that chance (0: off).
+    pile_outs: float = 1.0
+    pile_power: float = 2.0
+    #: Chance that the opponent knocks on its next turn, per turn it has had after its first,
+    #: capped at ``hazard_cap`` (0: off). With that chance the ten cards kept now are what its
+    #: knock catches, so a hand's value is mixed with what that knock would cost. 0.045 is the
+    #: rate measured for ``simple``, which knocks as soon as it can (about 0.2 at its sixth
+    #: turn, 0.4 from its tenth). With ``pile_outs``, +0.47 points per hand against ``simple``
+    #: (8,000 paired deals, +0.19 .. +0.75; ``docs/strength.md``).
+    hazard_rate: float = 0.045
+    hazard_cap: float = 0.45
 
 
 @dataclass
@@ -299,6 +317,17 @@ class _Decision:
         self._val: dict[int, tuple[float, float, float, float]] = {}
         self._samples: list[int] | None = None
         self._sample_dw: list[int] | None = None
+        #: Chance that the opponent knocks on its next turn (see ``hazard_rate``).
+        self.hazard = 0.0
+        if params.hazard_rate and self.limit > params.gin_only_limit:
+            turns = len(self.k.opp_discards)
+            self.hazard = min(params.hazard_cap, params.hazard_rate * max(0, turns - 1))
+        #: Per unseen card: the chance it is the opponent's next discard, times ``pile_outs``.
+        self.pile_q: dict[int, float] = {}
+        if params.pile_outs:
+            k = self.k
+            q = _next_discard_chances(k.p_opp, k.opp_known, k.unseen_cards, params.pile_power)
+            self.pile_q = {c: params.pile_outs * x for c, x in q.items()}
 
     # -- hand values ------------------------------------------------------------------
 
@@ -333,6 +362,8 @@ class _Decision:
         else:
             acc = e_dw = p_knock = p_gin = 0.0
             cur = self.phi(dw)
+            pq = self.pile_q
+            outs: list[tuple[float, float]] = []
             for c, wt in self.stock_w:
                 d = min_deadwood_after_discard(hand10 | 1 << c)
                 if d >= dw:
@@ -340,23 +371,50 @@ class _Decision:
                     e_dw += wt * dw
                     d = dw
                 else:
-                    acc += wt * self.phi(d)
+                    ph = self.phi(d)
+                    acc += wt * ph
                     e_dw += wt * d
+                    if c in pq:
+                        outs.append((pq[c], ph))
                 if d <= limit:
                     p_knock += wt
                     if d == 0:
                         p_gin += wt
             tw = self.stock_total
             v = acc / tw
+            # The opponent may throw a card that improves the hand: take it then, if it beats
+            # the stock's expectation.
+            v += sum(q * (ph - v) for q, ph in outs if ph < v)
             if self.params.hold_weight:
                 v += self.params.hold_weight * dw
             got = (v, e_dw / tw, p_knock / tw, p_gin / tw)
         if credit:
             # Cards that would lay off on the opponent's melds cost nothing when the opponent
             # knocks (no layoffs on gin, so none when only gin ends the hand).
-            got = (got[0] - credit * self._layoff_points(deadwood_cards(hand10, melds)),) + got[1:]
+            lp = self._layoff_points(deadwood_cards(hand10, melds))
+            got = (got[0] - credit * lp,) + got[1:]
+        else:
+            lp = 0.0
+        if self.hazard:
+            hz = self.hazard
+            got = ((1.0 - hz) * got[0] + hz * self._caught(dw, dw - lp),) + got[1:]
         self._val[hand10] = got
         return got
+
+    def _caught(self, dw: int, d_eff: float) -> float:
+        """Expected cost (points, lower is better) if the opponent knocks now against deadwood
+        ``dw`` (``d_eff`` after expected layoffs): its count is taken as spread over 1 to the
+        limit, the upper part twice as likely (as measured for a player who knocks at once),
+        with a 5% chance of gin."""
+        rules = self.view.rules
+        lim = self.limit
+        ks = [(k, 1.0 if k <= 0.6 * lim else 2.0) for k in range(1, lim + 1)]
+        tot = sum(w for _, w in ks)
+        cost = 0.05 * (rules.gin_bonus + dw)
+        for k, w in ks:
+            c = -(rules.undercut_bonus + k - d_eff) if d_eff <= k else d_eff - k
+            cost += 0.95 * w / tot * c
+        return cost
 
     def _layoff_points(self, loose: int) -> float:
         """Expected deadwood points of the ``loose`` cards that would lay off on the opponent's melds."""
@@ -453,6 +511,27 @@ def _meld_chance(p_opp: list[float], known: int, x: int) -> float:
     p2 = q(x + 2) if r <= 10 else 0.0
     p_run = m2 * m1 + m1 * p1 + p1 * p2 - m2 * m1 * p1 - m1 * p1 * p2
     return 1.0 - (1.0 - p_set) * (1.0 - p_run)
+
+
+def _next_discard_chances(p_opp: list[float], known: int, cards: list[int], power: float) -> dict[int, float]:
+    """Chance that each of ``cards`` is the opponent's next discard: it must hold the card, the
+    card must be loose (not in one of its melds), and a player throws its high loose cards
+    first, so the weight grows with the card's value to ``power``.
+
+    >>> from ginrummy.cards import parse_card
+    >>> p = [0.0] * 52
+    >>> p[parse_card("Kc")] = p[parse_card("2d")] = 0.5
+    >>> q = _next_discard_chances(p, 0, [parse_card("Kc"), parse_card("2d")], 2.0)
+    >>> round(q[parse_card("Kc")], 3), round(q[parse_card("2d")], 3)
+    (0.962, 0.038)
+    """
+    wts = {}
+    for c in cards:
+        pc = p_opp[c]
+        if pc > 0:
+            wts[c] = pc * (1.0 - _meld_chance(p_opp, known, c)) * CARD_VALUES[c] ** power
+    tot = sum(wts.values())
+    return {c: x / tot for c, x in wts.items()} if tot > 0 else {}
 
 
 def _condition_on_meld(p_opp: list[float], known: int, unseen: int, t: int) -> None:
