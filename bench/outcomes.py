@@ -37,7 +37,6 @@ class _Recorder(Player):
         super().__init__(0)
         self.inner = inner
         self.discards: list[tuple[int, int, int]] = []
-        self.name = inner.name
 
     def new_hand(self, seat: int) -> None:
         self.inner.new_hand(seat)

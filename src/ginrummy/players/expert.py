@@ -322,6 +322,11 @@ class _Decision:
         if params.hazard_rate and self.limit > params.gin_only_limit:
             turns = len(self.k.opp_discards)
             self.hazard = min(params.hazard_cap, params.hazard_rate * max(0, turns - 1))
+        #: The opponent's knock count if it knocks, with its chance: 1 to the limit, the upper
+        #: part twice as likely (as measured for a player who knocks at once).
+        ks = [(k, 1.0 if k <= 0.6 * self.limit else 2.0) for k in range(1, self.limit + 1)]
+        tot = sum(w for _, w in ks) or 1.0
+        self._knock_counts = [(k, w / tot) for k, w in ks]
         #: Per unseen card: the chance it is the opponent's next discard, times ``pile_outs``.
         self.pile_q: dict[int, float] = {}
         if params.pile_outs:
@@ -403,17 +408,13 @@ class _Decision:
 
     def _caught(self, dw: int, d_eff: float) -> float:
         """Expected cost (points, lower is better) if the opponent knocks now against deadwood
-        ``dw`` (``d_eff`` after expected layoffs): its count is taken as spread over 1 to the
-        limit, the upper part twice as likely (as measured for a player who knocks at once),
-        with a 5% chance of gin."""
+        ``dw`` (``d_eff`` after expected layoffs): its count from ``_knock_counts``, with a 5%
+        chance of gin."""
         rules = self.view.rules
-        lim = self.limit
-        ks = [(k, 1.0 if k <= 0.6 * lim else 2.0) for k in range(1, lim + 1)]
-        tot = sum(w for _, w in ks)
         cost = 0.05 * (rules.gin_bonus + dw)
-        for k, w in ks:
+        for k, pk in self._knock_counts:
             c = -(rules.undercut_bonus + k - d_eff) if d_eff <= k else d_eff - k
-            cost += 0.95 * w / tot * c
+            cost += 0.95 * pk * c
         return cost
 
     def _layoff_points(self, loose: int) -> float:
