@@ -505,3 +505,29 @@ def test_the_opponents_next_discard_is_one_more_way_to_improve() -> None:
     known = sum(1 << c for c in parse_cards("Kd Kh"))
     q = _next_discard_chances(p, known, [king, ace], 2.0)
     assert q[king] == pytest.approx(0.0)
+
+
+def test_a_card_unrelated_to_the_hand_improves_it_only_by_replacing_its_worst_loose_card() -> None:
+    """The shortcut of the hand value: for a card outside ``_related(hand)`` the best deadwood
+    after drawing it is the best nine of the hand plus that card (or the hand as it was)."""
+    from ginrummy.cards import CARD_VALUES
+    from ginrummy.melds import min_deadwood_after_discard
+    from ginrummy.players.expert import _related
+
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(400):
+        cards = rng.sample(range(52), 11)
+        hand = sum(1 << c for c in cards[:10])
+        c = cards[10]
+        exact = min_deadwood_after_discard(hand | 1 << c)
+        if _related(hand) >> c & 1:
+            continue
+        checked += 1
+        assert exact == min(deadwood(hand), min_deadwood_after_discard(hand) + CARD_VALUES[c])
+    assert checked > 50
+    # And a related card can do better than that: 7h melds with 5h 6h.
+    hand = sum(1 << x for x in parse_cards("5h 6h Ks Kd 2c 4c 9s 9d Jc Qh"))
+    seven = parse_card("7h")
+    assert _related(hand) >> seven & 1
+    assert min_deadwood_after_discard(hand | 1 << seven) < min_deadwood_after_discard(hand) + 7

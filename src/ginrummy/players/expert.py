@@ -63,7 +63,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from ..actions import DONE, Action, Kind
-from ..cards import CARD_VALUES, FULL_DECK, card_str, cards_of
+from ..cards import CARD_VALUES, FULL_DECK, SUIT_MASK, card_str, cards_of
 from ..melds import (
     arrangements,
     best_arrangement,
@@ -315,6 +315,8 @@ class _Decision:
         #: Per 10-card hand: its value, then (for hints) the expected deadwood after the next
         #: draw and the chances to knock and to go gin then; one pass over the stock gives all four.
         self._val: dict[int, tuple[float, float, float, float]] = {}
+        self._layoff_memo: dict[int, float] = {}
+        self._phis = [self.phi(d) for d in range(101)]  # 10 cards hold at most 100 points
         self._samples: list[int] | None = None
         self._sample_dw: list[int] | None = None
         #: Chance that the opponent knocks on its next turn (see ``hazard_rate``).
@@ -366,17 +368,27 @@ class _Decision:
             got = (self.phi(dw), float(dw), float(dw <= limit), float(dw == 0))
         else:
             acc = e_dw = p_knock = p_gin = 0.0
-            cur = self.phi(dw)
+            phis = self._phis
+            cur = phis[dw]
             pq = self.pile_q
             outs: list[tuple[float, float]] = []
+            # A card that shares no rank and touches no suit neighbour of the hand melds with
+            # none of it, so after it the best is to keep the best nine and it: no search.
+            related = _related(hand10)
+            best9 = -1
             for c, wt in self.stock_w:
-                d = min_deadwood_after_discard(hand10 | 1 << c)
+                if related >> c & 1:
+                    d = min_deadwood_after_discard(hand10 | 1 << c)
+                else:
+                    if best9 < 0:
+                        best9 = min_deadwood_after_discard(hand10)
+                    d = best9 + CARD_VALUES[c]
                 if d >= dw:
                     acc += wt * cur
                     e_dw += wt * dw
                     d = dw
                 else:
-                    ph = self.phi(d)
+                    ph = phis[d]
                     acc += wt * ph
                     e_dw += wt * d
                     if c in pq:
@@ -420,9 +432,13 @@ class _Decision:
     def _layoff_points(self, loose: int) -> float:
         """Expected deadwood points of the ``loose`` cards that would lay off on the opponent's melds."""
         k = self.k
+        memo = self._layoff_memo
         tot = 0.0
         for c in cards_of(loose):
-            tot += CARD_VALUES[c] * _layoff_chance(k.p_opp, k.opp_known, c)
+            x = memo.get(c)
+            if x is None:
+                x = memo[c] = CARD_VALUES[c] * _layoff_chance(k.p_opp, k.opp_known, c)
+            tot += x
         return tot
 
     # -- the opponent -------------------------------------------------------------------
@@ -491,6 +507,25 @@ def _outlook_words(dec: _Decision, hand10: int) -> str:
     if dw > 0 and p_gin >= 0.005:
         words += f"; {p_gin:.0%} chance of gin"
     return words
+
+
+def _related(hand: int) -> int:
+    """The cards that could meld with some card of ``hand``: its ranks in every suit, and the
+    suit neighbours of its cards (every run holds a neighbour of each of its cards).
+
+    >>> from ginrummy.cards import CardSet
+    >>> str(CardSet(_related(CardSet.parse("5h").mask)))
+    '5s 4h 5h 6h 5d 5c'
+    """
+    s0 = hand & SUIT_MASK
+    s1 = hand >> 13 & SUIT_MASK
+    s2 = hand >> 26 & SUIT_MASK
+    s3 = hand >> 39
+    ranks = s0 | s1 | s2 | s3
+    out = ranks | ranks << 13 | ranks << 26 | ranks << 39
+    for i, s in enumerate((s0, s1, s2, s3)):
+        out |= ((s << 1 | s >> 1) & SUIT_MASK) << (13 * i)
+    return out
 
 
 def _meld_chance(p_opp: list[float], known: int, x: int) -> float:
