@@ -22,7 +22,7 @@ from _expert_states import expert_views
 from ginrummy.actions import Kind
 from ginrummy.cards import CARD_VALUES
 from ginrummy.hand import Hand, Phase
-from ginrummy.melds import joins_meld, min_deadwood_after_discard
+from ginrummy.melds import deadwood, joins_meld, min_deadwood_after_discard
 from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision
 from ginrummy.rules import Rules
 
@@ -56,15 +56,17 @@ def main() -> None:
     params = ExpertParams()
     player = ExpertPlayer(seed=1)
     rows: list[tuple[float, list[float], float, int]] = []
-    pending: tuple[Hand, float, list[float], float, int] | None = None
+    pending: tuple[Hand, float, list[float], float, int, int] | None = None
 
-    def settle(ended: bool) -> None:
+    def settle(ended: bool, knock_count: int = -1) -> None:
         nonlocal pending
         if pending is not None:
             rows.append((pending[1], pending[2], pending[3], int(ended)))
             feats[-1]["y"] = int(ended)
-            r = pending[0].result
-            feats[-1]["k"] = r.knocker_deadwood if ended and r is not None else -1
+            feats[-1]["k"] = knock_count
+            events = pending[0].observation(pending[4]).events
+            after = [e for e in events[pending[5]:] if e.seat != pending[4]]
+            feats[-1]["took"] = int(bool(after) and after[0].kind is Kind.PILE)
             pending = None
 
     for i, h, view in expert_views(rules, ns.hands, ns.opponent, ns.offset):
@@ -72,8 +74,10 @@ def main() -> None:
             if pending[0] is not h:
                 r = pending[0].result
                 settle(r is not None and r.knocker is not None and r.knocker != pending[4])
+            elif view.phase in (Phase.DEFENDER_LAYOUT, Phase.LAYOFF):
+                settle(True, deadwood(h.hands[1 - view.seat]))
             else:
-                settle(view.phase in (Phase.DEFENDER_LAYOUT, Phase.LAYOFF))
+                settle(False)
         if view.phase is not Phase.DISCARD:
             continue
         action = player.decide(view)
@@ -88,7 +92,7 @@ def main() -> None:
             samp.append(sum(knock_chance(s, action.card, stock, dec.limit) for s in ss) / len(ss) if ss else 0.0)
         opp = h.hands[1 - view.seat]
         orc = knock_chance(opp, action.card, [(c, 1.0) for c in h.stock], dec.limit)
-        pending = (h, dec.hazard, samp, orc, view.seat)
+        pending = (h, dec.hazard, samp, orc, view.seat, len(view.events))
         ds = dec.k.opp_discards
         feats.append({
             "turns": len(ds), "last": CARD_VALUES[ds[-1]] if ds else -1,

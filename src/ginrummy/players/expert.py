@@ -171,6 +171,13 @@ class ExpertParams:
     #: Scale the knock chance by the value of the opponent's last discard (``_HAZARD_BY_LAST``,
     #: measured for ``simple`` by ``bench/hazard_quality.py``), 0: off, 1: as measured.
     hazard_last: float = 0.0
+    #: Weight of the cost of feeding the opponent a card it melds and knocks with at once (0:
+    #: off). A take raises its knock chance by ``take_knock`` + 0.02 per turn, at most
+    #: ``take_knock_cap`` (``simple``, measured by ``bench/hazard_quality.py``: about +0.27 at
+    #: its 3rd to 5th turn, +0.35 at its 6th to 8th, +0.46 later).
+    gift: float = 0.0
+    take_knock: float = 0.2
+    take_knock_cap: float = 0.45
 
 
 @dataclass
@@ -323,6 +330,12 @@ class _Decision:
         #: draw and the chances to knock and to go gin then; one pass over the stock gives all four.
         self._val: dict[int, tuple[float, float, float, float]] = {}
         self._layoff_memo: dict[int, float] = {}
+        self._caught_val: dict[int, float] = {}
+        #: How much a pile take raises the opponent's chance to knock at once, times ``gift``.
+        self.take_knock = 0.0
+        if params.gift and self.limit > params.gin_only_limit:
+            turns = len(self.k.opp_discards)
+            self.take_knock = params.gift * min(params.take_knock_cap, params.take_knock + 0.02 * turns)
         self._phis = [self.phi(d) for d in range(101)]  # 10 cards hold at most 100 points
         self._samples: list[int] | None = None
         self._sample_dw: list[int] | None = None
@@ -424,11 +437,23 @@ class _Decision:
             got = (got[0] - credit * lp,) + got[1:]
         else:
             lp = 0.0
-        if self.hazard:
+        if self.hazard or self.take_knock:
+            caught = self._caught(dw, dw - lp)
+            self._caught_val[hand10] = caught - got[0]
             hz = self.hazard
-            got = ((1.0 - hz) * got[0] + hz * self._caught(dw, dw - lp),) + got[1:]
+            if hz:
+                got = ((1.0 - hz) * got[0] + hz * caught,) + got[1:]
         self._val[hand10] = got
         return got
+
+    def gift(self, hand10: int, card: int) -> float:
+        """Expected cost of the opponent taking ``card`` to meld and knocking at once against
+        ``hand10``: its meld chance, times the extra knock chance a take gives
+        (``take_knock``), times what its knock would cost over the hand's own prospects."""
+        if not self.take_knock:
+            return 0.0
+        self.value(hand10)
+        return self.take_knock * self.danger(card) * self._caught_val[hand10]
 
     def _caught(self, dw: int, d_eff: float) -> float:
         """Expected cost (points, lower is better) if the opponent knocks now against deadwood
@@ -849,7 +874,7 @@ class ExpertPlayer(Player):
             rest = hand & ~(1 << d)
             v = dec.value(rest)
             dz = dec.danger(d) if p.danger else 0.0
-            cost = v + p.danger * dz
+            cost = v + p.danger * dz + dec.gift(rest, d)
             reason = f"discard {card_str(d)}: {_outlook_words(dec, rest)}"
             if dz >= 0.25:
                 reason += f"; {dz:.0%} chance it gives the opponent a meld"
