@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator
 from itertools import product
@@ -9,9 +10,10 @@ from itertools import product
 import pytest
 
 from ginrummy.actions import PILE, Action, Kind
-from ginrummy.cards import parse_card, parse_cards
+from ginrummy.cards import cards_of, parse_card, parse_cards
 from ginrummy.hand import Hand, Phase, new_hand
 from ginrummy.melds import best_arrangement, deadwood, deadwood_cards
+from ginrummy.observation import SeatView
 from ginrummy.players import get_player
 from ginrummy.players.base import Player
 from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision, _next_discard_chances, build_knowledge
@@ -448,7 +450,7 @@ def _mid_hand_view(rules: Rules, opp_discards: int) -> tuple[Hand, int]:
 def test_the_opponents_knock_chance_grows_with_its_turns() -> None:
     """The chance that the opponent knocks on its next turn (``hazard_rate`` per turn after
     its first, capped) weights what its knock would catch; none where only gin ends a hand."""
-    params = ExpertParams(hazard_rate=0.05, hazard_cap=0.3)
+    params = ExpertParams(hazard_rate=0.05, hazard_cap=0.3, hazard_last=0.0)
     eaai = Rules.preset("eaai")
     for n, want in ((0, 0.0), (1, 0.0), (3, 0.1), (5, 0.2), (8, 0.3)):
         h, seat = _mid_hand_view(eaai, n)
@@ -464,7 +466,7 @@ def test_a_knock_catches_more_deadwood_at_a_higher_cost() -> None:
 
     h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
     view = h.observation(seat)
-    dec = _Decision(view, ExpertParams(hazard_rate=0.05), random.Random(0))
+    dec = _Decision(view, ExpertParams(hazard_rate=0.05, hazard_last=0.0), random.Random(0))
     costs = [dec._caught(d, float(d)) for d in range(0, 31)]
     assert costs[0] < -20  # most knocks are undercut
     assert all(a < b for a, b in zip(costs, costs[1:], strict=False))
@@ -531,3 +533,63 @@ def test_a_card_unrelated_to_the_hand_improves_it_only_by_replacing_its_worst_lo
     seven = parse_card("7h")
     assert _related(hand) >> seven & 1
     assert min_deadwood_after_discard(hand | 1 << seven) < min_deadwood_after_discard(hand) + 7
+
+
+def _view_after_discard(rules: Rules, opp_discards: int, low: bool) -> SeatView:
+    """A view in which the opponent has discarded ``opp_discards`` times, its last discard a
+    card of 6 or less (``low``) or a ten-point card."""
+    for seed in range(400):
+        h = new_hand(rules, dealer=0, seed=seed)
+        players = [get_player("simple", seed=0), get_player("simple", seed=1)]
+        for s, p in enumerate(players):
+            p.new_hand(s)
+        while not h.is_over:
+            seat = h.current
+            view = h.observation(seat)
+            opp = [e.card for e in view.events if e.kind is Kind.DISCARD and e.seat != seat]
+            if len(opp) == opp_discards and any(a.kind is Kind.DISCARD for a in view.legal):
+                value = min(opp[-1] % 13 + 1, 10)
+                if (value <= 6) if low else value == 10:
+                    return view
+                break
+            h.apply(players[seat].decide(view))
+    raise AssertionError("no such hand")
+
+
+def test_a_low_last_discard_raises_the_opponents_knock_chance() -> None:
+    """``hazard_last``: a player who throws its highest loose card and has just thrown a low
+    one is near a knock, so its chance to knock next turn is scaled up (down after a ten)."""
+    from ginrummy.players.expert import _HAZARD_BY_LAST
+
+    base = ExpertParams(hazard_rate=0.05, hazard_cap=0.9, hazard_last=0.0)
+    on = dataclasses.replace(base, hazard_last=1.0)
+    low, high = (_view_after_discard(Rules.preset("eaai"), 5, flag) for flag in (True, False))
+    for view, want_up in ((low, True), (high, False)):
+        plain = _Decision(view, base, random.Random(0)).hazard
+        scaled = _Decision(view, on, random.Random(0)).hazard
+        assert plain == pytest.approx(0.2)
+        last = next(e.card for e in reversed(view.events) if e.kind is Kind.DISCARD and e.seat != view.seat)
+        assert scaled == pytest.approx(0.2 * _HAZARD_BY_LAST[min(last % 13 + 1, 10)])
+        assert (scaled > plain) if want_up else (scaled < plain)
+
+
+def test_a_discard_the_opponent_melds_costs_more_the_nearer_it_is_to_knocking() -> None:
+    """``gift``: the cost of a discard the opponent would take is its meld chance times the
+    extra knock chance of a take (growing with its turns) times what the knock would cost."""
+    view = _view_after_discard(Rules.preset("eaai"), 5, False)
+    dec = _Decision(view, ExpertParams(gift=1.0, take_knock=0.2, take_knock_cap=0.45), random.Random(0))
+    off = _Decision(view, ExpertParams(gift=0.0), random.Random(0))
+    assert dec.take_knock == pytest.approx(0.3)  # 0.2 + 0.02 per turn, five turns
+    hand = view.hand
+    costs = []
+    for c in cards_of(hand):
+        rest = hand & ~(1 << c)
+        g = dec.gift(rest, c)
+        assert off.gift(rest, c) == 0.0
+        dw, melds = best_arrangement(rest)
+        lp = dec._layoff_points(deadwood_cards(rest, melds))
+        unmixed = dataclasses.replace(dec.params, hazard_rate=0.0, gift=0.0)
+        prospects = _Decision(view, unmixed, random.Random(0)).value(rest)
+        assert g == pytest.approx(0.3 * dec.danger(c) * (dec._caught(dw, dw - lp) - prospects))
+        costs.append(g)
+    assert any(g != 0.0 for g in costs)
