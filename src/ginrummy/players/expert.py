@@ -169,8 +169,9 @@ class ExpertParams:
     hazard_rate: float = 0.045
     hazard_cap: float = 0.45
     #: Scale the knock chance by the value of the opponent's last discard (``_HAZARD_BY_LAST``,
-    #: measured for ``simple`` by ``bench/hazard_quality.py``), 0: off, 1: as measured.
-    hazard_last: float = 0.0
+    #: measured for ``simple`` by ``bench/hazard_quality.py``), 0: off, 1: as measured. Paired
+    #: against ``simple`` (EAAI): +0.11 (1, seed 91) and +0.06 (1.5, seed 96) points per hand.
+    hazard_last: float = 1.0
     #: Weight of the cost of feeding the opponent a card it melds and knocks with at once (0:
     #: off). A take raises its knock chance by ``take_knock`` + 0.02 per turn, at most
     #: ``take_knock_cap`` (``simple``, measured by ``bench/hazard_quality.py``: about +0.27 at
