@@ -73,7 +73,8 @@ def main() -> None:
         if pending is not None:
             if pending[0] is not h:
                 r = pending[0].result
-                settle(r is not None and r.knocker is not None and r.knocker != pending[4])
+                ended = r is not None and r.knocker is not None and r.knocker != pending[4]
+                settle(ended, r.knocker_deadwood if ended and r is not None else -1)
             elif view.phase in (Phase.DEFENDER_LAYOUT, Phase.LAYOFF):
                 settle(True, deadwood(h.hands[1 - view.seat]))
             else:
@@ -102,7 +103,8 @@ def main() -> None:
         })
     if pending is not None:
         r = pending[0].result
-        settle(r is not None and r.knocker is not None and r.knocker != pending[4])
+        ended = r is not None and r.knocker is not None and r.knocker != pending[4]
+        settle(ended, r.knocker_deadwood if ended and r is not None else -1)
     n = len(rows)
     if ns.dump:
         with open(ns.dump, "w") as f:

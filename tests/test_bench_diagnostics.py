@@ -100,3 +100,17 @@ def test_outcomes_break_every_hand_down_by_result() -> None:
     points = sum(int(r[r.index("points") - 1]) for r in rows)
     total = float(next(line for line in text.splitlines() if "all:" in line).split()[1])
     assert abs(points / hands - total) < 1e-3
+
+
+def test_the_knock_chance_diagnostic_scores_every_estimate_and_dumps_what_it_read(tmp_path: Path) -> None:
+    dump = tmp_path / "hz.jsonl"
+    text = _run("hazard_quality.py", "--hands", "3", "--improve", "0.25", "--dump", str(dump))
+    assert "discards, the opponent ended the hand" in text
+    names = [line.split(" Brier")[0].strip() for line in text.splitlines()[1:]]
+    assert names == ["base", "rate", "oracle", "samples, improve 0.25"]
+    rows = [json.loads(line) for line in dump.read_text().splitlines()]
+    assert rows and all(r["y"] in (0, 1) and r["took"] in (0, 1) for r in rows)
+    # A knock count is recorded exactly for the discards after which the opponent ended the hand.
+    assert all((r["k"] >= 0) == bool(r["y"]) for r in rows)
+    # The turn-based rate is what the expert itself uses: none before the opponent's second turn.
+    assert all(r["rate"] == 0.0 for r in rows if r["turns"] <= 1)
