@@ -20,8 +20,9 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   limit counts extra (``undercut_slope``): another chance to undercut such a knock. The
   opponent's next discard counts as one more possible draw (``pile_outs``: a player throws its
   high loose cards), and the value is mixed, by the chance that the opponent knocks on its next
-  turn (growing with its turns, ``hazard_rate``), with what that knock would cost against the
-  cards kept now;
+  turn (growing with its turns, ``hazard_rate``, and higher after it threw a low card, which
+  says its other loose cards are low too: ``hazard_last``), with what that knock would cost
+  against the cards kept now;
 * draws from the pile only when that figure, after the best discard, beats the expectation of
   a stock draw (a two-ply expectation over the unseen cards);
 * discards to minimise that figure plus a small *danger* term: the chance the card joins a
