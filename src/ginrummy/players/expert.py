@@ -176,7 +176,8 @@ class ExpertParams:
     #: Weight of the cost of feeding the opponent a card it melds and knocks with at once (0:
     #: off). A take raises its knock chance by ``take_knock`` + 0.02 per turn, at most
     #: ``take_knock_cap`` (``simple``, measured by ``bench/hazard_quality.py``: about +0.27 at
-    #: its 3rd to 5th turn, +0.35 at its 6th to 8th, +0.46 later).
+    #: its 3rd to 5th turn, +0.35 at its 6th to 8th, +0.46 later). Off: ``gift`` 1 scored
+    #: −0.08 points per hand against ``simple`` (−0.30 .. +0.14, ``docs/strength.md``).
     gift: float = 0.0
     take_knock: float = 0.2
     take_knock_cap: float = 0.45
