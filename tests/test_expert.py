@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import product
 
 import pytest
@@ -429,10 +429,11 @@ def test_knowledge_conditions_on_the_meld_of_a_taken_card() -> None:
     assert checked >= 3
 
 
-def _mid_hand_view(rules: Rules, opp_discards: int) -> tuple[Hand, int]:
+def _mid_hand_view(rules: Rules, opp_discards: int, last: Callable[[int], bool] | None = None) -> tuple[Hand, int]:
     """Play ``simple`` against itself until the seat to move has seen the opponent discard
-    ``opp_discards`` times (the hand still going); returns the hand and that seat."""
-    for seed in range(50):
+    ``opp_discards`` times (the hand still going), the value of its last discard passing
+    ``last`` if given; returns the hand and that seat."""
+    for seed in range(400):
         h = new_hand(rules, dealer=0, seed=seed)
         players = [get_player("simple", seed=0), get_player("simple", seed=1)]
         for s, p in enumerate(players):
@@ -440,9 +441,11 @@ def _mid_hand_view(rules: Rules, opp_discards: int) -> tuple[Hand, int]:
         while not h.is_over:
             seat = h.current
             view = h.observation(seat)
-            n = sum(1 for e in view.events if e.kind is Kind.DISCARD and e.seat != seat)
-            if n == opp_discards and any(a.kind is Kind.DISCARD for a in view.legal):
-                return h, seat
+            opp = [e.card for e in view.events if e.kind is Kind.DISCARD and e.seat != seat]
+            if len(opp) == opp_discards and any(a.kind is Kind.DISCARD for a in view.legal):
+                if last is None or last(min(opp[-1] % 13 + 1, 10)):
+                    return h, seat
+                break
             h.apply(players[seat].decide(view))
     raise AssertionError("no hand lasted that long")
 
@@ -538,22 +541,8 @@ def test_a_card_unrelated_to_the_hand_improves_it_only_by_replacing_its_worst_lo
 def _view_after_discard(rules: Rules, opp_discards: int, low: bool) -> SeatView:
     """A view in which the opponent has discarded ``opp_discards`` times, its last discard a
     card of 6 or less (``low``) or a ten-point card."""
-    for seed in range(400):
-        h = new_hand(rules, dealer=0, seed=seed)
-        players = [get_player("simple", seed=0), get_player("simple", seed=1)]
-        for s, p in enumerate(players):
-            p.new_hand(s)
-        while not h.is_over:
-            seat = h.current
-            view = h.observation(seat)
-            opp = [e.card for e in view.events if e.kind is Kind.DISCARD and e.seat != seat]
-            if len(opp) == opp_discards and any(a.kind is Kind.DISCARD for a in view.legal):
-                value = min(opp[-1] % 13 + 1, 10)
-                if (value <= 6) if low else value == 10:
-                    return view
-                break
-            h.apply(players[seat].decide(view))
-    raise AssertionError("no such hand")
+    h, seat = _mid_hand_view(rules, opp_discards, (lambda v: v <= 6) if low else (lambda v: v == 10))
+    return h.observation(seat)
 
 
 def test_a_low_last_discard_raises_the_opponents_knock_chance() -> None:
