@@ -41,6 +41,12 @@ def knock_chance(opp10: int, discard: int, stock: list[tuple[int, float]], limit
     return hit / tot if tot else 0.0
 
 
+def _knocked_against(hand: Hand, seat: int) -> int:
+    """The opponent's knock count if the finished ``hand`` ended by its knock (or gin), else -1."""
+    r = hand.result
+    return r.knocker_deadwood if r is not None and r.knocker is not None and r.knocker != seat else -1
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--hands", type=int, default=150)
@@ -50,35 +56,32 @@ def main() -> None:
     ap.add_argument("--dump", help="write one JSON line of features and outcome per discard")
     ap.add_argument("--offset", type=int, default=4242, help="deal seeds start here")
     ns = ap.parse_args()
-    feats: list[dict] = []
-    improves = ns.improve
     rules = Rules.preset(ns.rules)
     params = ExpertParams()
     player = ExpertPlayer(seed=1)
-    rows: list[tuple[float, list[float], float, int]] = []
-    pending: tuple[Hand, float, list[float], float, int, int] | None = None
+    rows: list[dict] = []  # one per expert discard: what was known, the estimates, the outcome
+    pending: tuple[Hand, int, int] | None = None  # the hand, the expert's seat, events seen then
 
-    def settle(ended: bool, knock_count: int = -1) -> None:
+    def settle(knock_count: int) -> None:
+        """Close the last discard's row: -1 if the opponent's turn passed without a knock."""
         nonlocal pending
         if pending is not None:
-            rows.append((pending[1], pending[2], pending[3], int(ended)))
-            feats[-1]["y"] = int(ended)
-            feats[-1]["k"] = knock_count
-            events = pending[0].observation(pending[4]).events
-            after = [e for e in events[pending[5]:] if e.seat != pending[4]]
-            feats[-1]["took"] = int(bool(after) and after[0].kind is Kind.PILE)
+            hand, seat, seen = pending
+            row = rows[-1]
+            row["y"] = int(knock_count >= 0)
+            row["k"] = knock_count
+            after = [e for e in hand.observation(seat).events[seen:] if e.seat != seat]
+            row["took"] = int(bool(after) and after[0].kind is Kind.PILE)
             pending = None
 
     for i, h, view in expert_views(rules, ns.hands, ns.opponent, ns.offset):
         if pending is not None:
             if pending[0] is not h:
-                r = pending[0].result
-                ended = r is not None and r.knocker is not None and r.knocker != pending[4]
-                settle(ended, r.knocker_deadwood if ended and r is not None else -1)
+                settle(_knocked_against(pending[0], pending[1]))
             elif view.phase in (Phase.DEFENDER_LAYOUT, Phase.LAYOFF):
-                settle(True, deadwood(h.hands[1 - view.seat]))
+                settle(deadwood(h.hands[1 - view.seat]))
             else:
-                settle(False)
+                settle(-1)
         if view.phase is not Phase.DISCARD:
             continue
         action = player.decide(view)
@@ -86,39 +89,37 @@ def main() -> None:
             continue
         dec = _Decision(view, params, random.Random(i * 31 + len(view.events)))
         stock = [(c, w) for c, w in dec.stock_w if c != action.card]
-        samp = []
-        for imp in improves:
+        samples = []
+        for imp in ns.improve:
             d2 = _Decision(view, replace(params, improve=imp), random.Random(i * 31 + len(view.events)))
             ss = d2.samples()
-            samp.append(sum(knock_chance(s, action.card, stock, dec.limit) for s in ss) / len(ss) if ss else 0.0)
+            samples.append(sum(knock_chance(s, action.card, stock, dec.limit) for s in ss) / len(ss) if ss else 0.0)
         opp = h.hands[1 - view.seat]
-        orc = knock_chance(opp, action.card, [(c, 1.0) for c in h.stock], dec.limit)
-        pending = (h, dec.hazard, samp, orc, view.seat, len(view.events))
+        pending = (h, view.seat, len(view.events))
         ds = dec.k.opp_discards
-        feats.append({
+        rows.append({
             "turns": len(ds), "last": CARD_VALUES[ds[-1]] if ds else -1,
             "prev": CARD_VALUES[ds[-2]] if len(ds) > 1 else -1,
             "known": view.opponent_known.bit_count(), "stock": view.stock_size,
-            "danger": round(dec.danger(action.card), 4), "orc": orc, "rate": dec.hazard,
+            "danger": round(dec.danger(action.card), 4), "rate": dec.hazard, "samples": samples,
+            "orc": knock_chance(opp, action.card, [(c, 1.0) for c in h.stock], dec.limit),
         })
     if pending is not None:
-        r = pending[0].result
-        ended = r is not None and r.knocker is not None and r.knocker != pending[4]
-        settle(ended, r.knocker_deadwood if ended and r is not None else -1)
-    n = len(rows)
+        settle(_knocked_against(pending[0], pending[1]))
     if ns.dump:
         with open(ns.dump, "w") as f:
-            for row in feats:
+            for row in rows:
                 f.write(json.dumps(row) + "\n")
+    n = len(rows)
     if not n:
         print("no decisions")
         return
-    base = sum(r[3] for r in rows) / n
+    base = sum(r["y"] for r in rows) / n
     print(f"{n} discards, the opponent ended the hand at its next turn after {base:.1%}")
-    cols = [("base", lambda r: base), ("rate", lambda r: r[0]), ("oracle", lambda r: r[2])]
-    cols += [(f"samples, improve {imp:g}", lambda r, j=j: r[1][j]) for j, imp in enumerate(improves)]
+    cols = [("base", lambda r: base), ("rate", lambda r: r["rate"]), ("oracle", lambda r: r["orc"])]
+    cols += [(f"samples, improve {imp:g}", lambda r, j=j: r["samples"][j]) for j, imp in enumerate(ns.improve)]
     for name, f in cols:
-        b = sum((f(r) - r[3]) ** 2 for r in rows) / n
+        b = sum((f(r) - r["y"]) ** 2 for r in rows) / n
         mean = sum(f(r) for r in rows) / n
         print(f"  {name:22} Brier {b:.4f}   mean {mean:.3f}")
 

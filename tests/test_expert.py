@@ -10,7 +10,7 @@ from itertools import product
 import pytest
 
 from ginrummy.actions import PILE, Action, Kind
-from ginrummy.cards import cards_of, parse_card, parse_cards
+from ginrummy.cards import CARD_VALUES, cards_of, parse_card, parse_cards
 from ginrummy.hand import Hand, Phase, new_hand
 from ginrummy.melds import best_arrangement, deadwood, deadwood_cards
 from ginrummy.observation import SeatView
@@ -443,7 +443,7 @@ def _mid_hand_view(rules: Rules, opp_discards: int, last: Callable[[int], bool] 
             view = h.observation(seat)
             opp = [e.card for e in view.events if e.kind is Kind.DISCARD and e.seat != seat]
             if len(opp) == opp_discards and any(a.kind is Kind.DISCARD for a in view.legal):
-                if last is None or last(min(opp[-1] % 13 + 1, 10)):
+                if last is None or last(CARD_VALUES[opp[-1]]):
                     return h, seat
                 break
             h.apply(players[seat].decide(view))
@@ -515,7 +515,6 @@ def test_the_opponents_next_discard_is_one_more_way_to_improve() -> None:
 def test_a_card_unrelated_to_the_hand_improves_it_only_by_replacing_its_worst_loose_card() -> None:
     """The shortcut of the hand value: for a card outside ``_related(hand)`` the best deadwood
     after drawing it is the best nine of the hand plus that card (or the hand as it was)."""
-    from ginrummy.cards import CARD_VALUES
     from ginrummy.melds import min_deadwood_after_discard
     from ginrummy.players.expert import _related
 
@@ -558,7 +557,7 @@ def test_a_low_last_discard_raises_the_opponents_knock_chance() -> None:
         scaled = _Decision(view, on, random.Random(0)).hazard
         assert plain == pytest.approx(0.2)
         last = next(e.card for e in reversed(view.events) if e.kind is Kind.DISCARD and e.seat != view.seat)
-        assert scaled == pytest.approx(0.2 * _HAZARD_BY_LAST[min(last % 13 + 1, 10)])
+        assert scaled == pytest.approx(0.2 * _HAZARD_BY_LAST[CARD_VALUES[last]])
         assert (scaled > plain) if want_up else (scaled < plain)
 
 
@@ -573,8 +572,8 @@ def test_a_discard_the_opponent_melds_costs_more_the_nearer_it_is_to_knocking() 
     costs = []
     for c in cards_of(hand):
         rest = hand & ~(1 << c)
-        g = dec.gift(rest, c)
-        assert off.gift(rest, c) == 0.0
+        g = dec.gift(rest, dec.danger(c))
+        assert off.gift(rest, dec.danger(c)) == 0.0
         dw, melds = best_arrangement(rest)
         lp = dec._layoff_points(deadwood_cards(rest, melds))
         unmixed = dataclasses.replace(dec.params, hazard_rate=0.0, gift=0.0)

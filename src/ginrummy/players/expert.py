@@ -442,21 +442,23 @@ class _Decision:
             lp = 0.0
         if self.hazard or self.take_knock:
             caught = self._caught(dw, dw - lp)
-            self._caught_val[hand10] = caught - got[0]
+            if self.take_knock:
+                self._caught_val[hand10] = caught - got[0]
             hz = self.hazard
             if hz:
                 got = ((1.0 - hz) * got[0] + hz * caught,) + got[1:]
         self._val[hand10] = got
         return got
 
-    def gift(self, hand10: int, card: int) -> float:
-        """Expected cost of the opponent taking ``card`` to meld and knocking at once against
-        ``hand10``: its meld chance, times the extra knock chance a take gives
-        (``take_knock``), times what its knock would cost over the hand's own prospects."""
+    def gift(self, hand10: int, meld_chance: float) -> float:
+        """Expected cost of the opponent taking the discard (which joins a meld of its hand
+        with ``meld_chance``) and knocking at once against ``hand10``: that chance, times the
+        extra knock chance a take gives (``take_knock``), times what its knock would cost over
+        the hand's own prospects."""
         if not self.take_knock:
             return 0.0
         self.value(hand10)
-        return self.take_knock * self.danger(card) * self._caught_val[hand10]
+        return self.take_knock * meld_chance * self._caught_val[hand10]
 
     def _caught(self, dw: int, d_eff: float) -> float:
         """Expected cost (points, lower is better) if the opponent knocks now against deadwood
@@ -876,8 +878,8 @@ class ExpertPlayer(Player):
             d = a.card
             rest = hand & ~(1 << d)
             v = dec.value(rest)
-            dz = dec.danger(d) if p.danger else 0.0
-            cost = v + p.danger * dz + dec.gift(rest, d)
+            dz = dec.danger(d) if p.danger or dec.take_knock else 0.0
+            cost = v + p.danger * dz + dec.gift(rest, dz)
             reason = f"discard {card_str(d)}: {_outlook_words(dec, rest)}"
             if dz >= 0.25:
                 reason += f"; {dz:.0%} chance it gives the opponent a meld"
