@@ -117,8 +117,11 @@ class ExpertParams:
     #: ... of a card it declined.
     decline_rank: float = 0.75
     decline_adj: float = 0.8
-    #: Fraction of the opponent's draws it is assumed to have used to improve its hand.
-    improve: float = 2.0
+    #: Fraction of the opponent's draws it is assumed to have used to improve its hand (for the
+    #: sampled hands of knock decisions). 2 made them far too strong (a next-turn knock chance of
+    #: 0.52 where the truth was 0.13, ``bench/hazard_quality.py``); 0.5 is near calibrated and
+    #: +0.03 points per hand against ``simple`` (+0.01 .. +0.05, ``docs/strength.md``).
+    improve: float = 0.5
     #: Opponent hands sampled for knock decisions and danger.
     samples: int = 24
     #: Stock cards sampled for the expectation of a stock draw (draw decision); 0 takes every
@@ -158,9 +161,12 @@ class ExpertParams:
     #: The opponent's next discard may be a card the hand wants: a hand's value counts it as
     #: one more draw (taken when it beats the stock's expectation), each unseen card weighted
     #: by its chance to be that discard (held, loose, and high: value ** ``pile_power``).
-    #: ``pile_outs`` scales that chance (0: off).
-    pile_outs: float = 1.0
-    pile_power: float = 2.0
+    #: ``pile_outs`` scales that chance (0: off). Tuned against ``simple`` (EAAI, paired,
+    #: ``docs/strength.md``): power 1 beats 2 (+0.23, +0.11 points per hand on two seeds), 0
+    #: and 3 lose; with power 1, ``pile_outs`` 1.5 beats 1 (+0.25). A flatter, larger weight
+    #: than the opponent's real discards would give: it also stands for the draws after the next.
+    pile_outs: float = 1.5
+    pile_power: float = 1.0
     #: Chance that the opponent knocks on its next turn, per turn it has had after its first,
     #: capped at ``hazard_cap`` (0: off). With that chance the ten cards kept now are what its
     #: knock catches, so a hand's value is mixed with what that knock would cost. 0.045 is the
@@ -168,7 +174,9 @@ class ExpertParams:
     #: turn, 0.4 from its tenth). With ``pile_outs``, +0.47 points per hand against ``simple``
     #: (8,000 paired deals, +0.19 .. +0.75; ``docs/strength.md``).
     hazard_rate: float = 0.045
-    hazard_cap: float = 0.45
+    #: 0.6 rather than 0.45 since its knock chance is scaled up after a low discard
+    #: (``hazard_last``): +0.05 points per hand (+0.01 .. +0.09, ``docs/strength.md``).
+    hazard_cap: float = 0.6
     #: Scale the knock chance by the value of the opponent's last discard (``_HAZARD_BY_LAST``,
     #: measured for ``simple`` by ``bench/hazard_quality.py``), 0: off, 1: as measured. Paired
     #: against ``simple`` (EAAI): +0.11 (1, seed 91) and +0.06 (1.5, seed 96) points per hand.
