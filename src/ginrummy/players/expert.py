@@ -19,7 +19,8 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   after layoffs decides most hands. With an undercut bonus of 25, each point under the knock
   limit counts extra (``undercut_slope``): another chance to undercut such a knock. The
   opponent's next discard counts as one more possible draw (``pile_outs``: a player throws its
-  loose cards, the higher ones first; weighted, as tuned, a little more than one draw), and the value is mixed, by the chance that the opponent knocks on its next
+  loose cards, the higher ones first; weighted, as tuned, a little more than one draw), and
+  the value is mixed, by the chance that the opponent knocks on its next
   turn (growing with its turns, ``hazard_rate``, and higher after it threw a low card, which
   says its other loose cards are low too: ``hazard_last``), with what that knock would cost
   against the cards kept now;
