@@ -164,8 +164,8 @@ class ExpertParams:
     #: by its chance to be that discard (held, loose, and high: value ** ``pile_power``).
     #: ``pile_outs`` scales that chance (0: off). Tuned against ``simple`` (EAAI, paired,
     #: ``docs/strength.md``): power 1 beats 2 (+0.23, +0.11 points per hand on two seeds), 0
-    #: and 3 lose; with power 1, ``pile_outs`` 1.5 beats 1 (+0.25). A flatter, larger weight
-    #: than the opponent's real discards would give: it also stands for the draws after the next.
+    #: and 3 lose; with power 1, ``pile_outs`` 1.5 beats 1 (+0.25): a flatter, larger weight
+    #: than the opponent's real discards would give (why is not measured).
     pile_outs: float = 1.5
     pile_power: float = 1.0
     #: Chance that the opponent knocks on its next turn, per turn it has had after its first,
