@@ -6,6 +6,8 @@ Estimates compared (the truth is read here, outside the player, only to score th
 * ``rate``: the expert's ``hazard_rate`` by the opponent's turns (what the hand value uses);
 * ``samples``: over the expert's sampled opponent hands, the chance that the next draw (the
   expert's discard if it melds there, else a stock card weighted by the model) lets it knock;
+* ``filtered``: the same over hands sampled from the model, kept only if a least-deadwood,
+  knock-at-once opponent would have made its last discard from them and not knocked;
 * ``oracle``: the same over the opponent's real hand (a bound: what reading it exactly gives).
 
     .venv/bin/python bench/hazard_quality.py --hands 150
@@ -22,7 +24,8 @@ from _expert_states import expert_views
 from ginrummy.actions import Kind
 from ginrummy.cards import CARD_VALUES
 from ginrummy.hand import Hand, Phase
-from ginrummy.melds import deadwood, joins_meld, min_deadwood_after_discard
+from ginrummy.melds import best_discards, deadwood, joins_meld, min_deadwood_after_discard
+from ginrummy.observation import SeatView
 from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision
 from ginrummy.rules import Rules
 
@@ -41,6 +44,30 @@ def knock_chance(opp10: int, discard: int, stock: list[tuple[int, float]], limit
     return hit / tot if tot else 0.0
 
 
+def filtered(view: SeatView, dec: _Decision, discard: int, stock: list[tuple[int, float]], seed: int,
+             n: int) -> tuple[float, int]:
+    """The knock chance over ``n`` hands sampled from the model (not improved), keeping only those
+    from which a knock-at-once, least-deadwood opponent would have made its last discard and
+    not knocked; the rate when none is kept. Also returns how many were kept."""
+    k = dec.k
+    if not k.opp_discards:
+        return dec.hazard, 0
+    d = k.opp_discards[-1]
+    last_draw = next((e for e in reversed(view.events)
+                      if e.seat != view.seat and e.kind in (Kind.PILE, Kind.STOCK)), None)
+    # The card it had just taken from the pile could not be thrown back.
+    excl = 1 << k.opp_taken[-1] if last_draw is not None and last_draw.kind is Kind.PILE and k.opp_taken else 0
+    plain = _Decision(view, replace(dec.params, improve=0.0, samples=n), random.Random(seed))
+    kept = []
+    for m in plain.samples():
+        best, choices = best_discards(m | 1 << d, excl)
+        if d in choices and best > dec.limit:
+            kept.append(m)
+    if not kept:
+        return dec.hazard, 0
+    return sum(knock_chance(s, discard, stock, dec.limit) for s in kept) / len(kept), len(kept)
+
+
 def _knocked_against(hand: Hand, seat: int) -> int:
     """The opponent's knock count if the finished ``hand`` ended by its knock (or gin), else -1."""
     r = hand.result
@@ -53,6 +80,7 @@ def main() -> None:
     ap.add_argument("--opponent", default="simple")
     ap.add_argument("--rules", default="eaai")
     ap.add_argument("--improve", type=float, nargs="*", default=[0.0, 0.5, 1.0, 2.0])
+    ap.add_argument("--filter-n", type=int, default=100, help="model samples tried for the filtered estimate")
     ap.add_argument("--dump", help="write one JSON line of features and outcome per discard")
     ap.add_argument("--offset", type=int, default=4242, help="deal seeds start here")
     ns = ap.parse_args()
@@ -94,6 +122,7 @@ def main() -> None:
             d2 = _Decision(view, replace(params, improve=imp), random.Random(i * 31 + len(view.events)))
             ss = d2.samples()
             samples.append(sum(knock_chance(s, action.card, stock, dec.limit) for s in ss) / len(ss) if ss else 0.0)
+        fk, nk = filtered(view, dec, action.card, stock, i * 77 + len(view.events), ns.filter_n)
         opp = h.hands[1 - view.seat]
         pending = (h, view.seat, len(view.events))
         ds = dec.k.opp_discards
@@ -101,7 +130,7 @@ def main() -> None:
             "turns": len(ds), "last": CARD_VALUES[ds[-1]] if ds else -1,
             "prev": CARD_VALUES[ds[-2]] if len(ds) > 1 else -1,
             "known": view.opponent_known.bit_count(), "stock": view.stock_size,
-            "danger": round(dec.danger(action.card), 4), "rate": dec.hazard, "samples": samples,
+            "filtered": fk, "kept": nk, "danger": round(dec.danger(action.card), 4), "rate": dec.hazard, "samples": samples,
             "orc": knock_chance(opp, action.card, [(c, 1.0) for c in h.stock], dec.limit),
         })
     if pending is not None:
@@ -116,7 +145,8 @@ def main() -> None:
         return
     base = sum(r["y"] for r in rows) / n
     print(f"{n} discards, the opponent ended the hand at its next turn after {base:.1%}")
-    cols = [("base", lambda r: base), ("rate", lambda r: r["rate"]), ("oracle", lambda r: r["orc"])]
+    cols = [("base", lambda r: base), ("rate", lambda r: r["rate"]), ("oracle", lambda r: r["orc"]),
+            ("filtered", lambda r: r["filtered"])]
     cols += [(f"samples, improve {imp:g}", lambda r, j=j: r["samples"][j]) for j, imp in enumerate(ns.improve)]
     for name, f in cols:
         b = sum((f(r) - r["y"]) ** 2 for r in rows) / n

@@ -107,10 +107,24 @@ def test_the_knock_chance_diagnostic_scores_every_estimate_and_dumps_what_it_rea
     text = _run("hazard_quality.py", "--hands", "3", "--improve", "0.25", "--dump", str(dump))
     assert "discards, the opponent ended the hand" in text
     names = [line.split(" Brier")[0].strip() for line in text.splitlines()[1:]]
-    assert names == ["base", "rate", "oracle", "samples, improve 0.25"]
+    assert names == ["base", "rate", "oracle", "filtered", "samples, improve 0.25"]
     rows = [json.loads(line) for line in dump.read_text().splitlines()]
     assert rows and all(r["y"] in (0, 1) and r["took"] in (0, 1) for r in rows)
+    assert all(0 <= r["kept"] <= 100 and 0.0 <= r["filtered"] <= 1.0 for r in rows)
     # A knock count is recorded exactly for the discards after which the opponent ended the hand.
     assert all((r["k"] >= 0) == bool(r["y"]) for r in rows)
     # The turn-based rate is what the expert itself uses: none before the opponent's second turn.
     assert all(r["rate"] == 0.0 for r in rows if r["turns"] <= 1)
+
+
+def test_score_ab_reports_no_change_for_identical_variants_and_keeps_its_table(tmp_path: Path) -> None:
+    """Two identical variants play every state alike, so the estimated change is exactly zero."""
+    dist = tmp_path / "dist.json"
+    args = ("--b", '{"danger": 2.0}', "--states", "8", "--dist-hands", "40", "--seed", "2", "--dist", str(dist))
+    out = json.loads(_run("score_ab.py", *args))
+    assert out["states"] == 8 and out["results_changed"] == 0
+    assert out["b_minus_a_game_win"] == 0.0 and out["b_minus_a_points_per_hand"] == 0.0
+    assert 0.0 < out["a_game_win_chance"] < 1.0 and out["hands_per_game"] > 1
+    assert len(json.loads(dist.read_text())) == 40
+    again = json.loads(_run("score_ab.py", *args))  # the table is read back, not replayed
+    assert again["a_game_win_chance"] == out["a_game_win_chance"]

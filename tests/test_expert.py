@@ -469,7 +469,7 @@ def test_a_knock_catches_more_deadwood_at_a_higher_cost() -> None:
 
     h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
     view = h.observation(seat)
-    dec = _Decision(view, ExpertParams(hazard_rate=0.05, hazard_last=0.0), random.Random(0))
+    dec = _Decision(view, ExpertParams(hazard_rate=0.05, hazard_last=0.0, met=0.0), random.Random(0))
     costs = [dec._caught(d, float(d)) for d in range(0, 31)]
     assert costs[0] < -20  # most knocks are undercut
     assert all(a < b for a, b in zip(costs, costs[1:], strict=False))
@@ -581,3 +581,24 @@ def test_a_discard_the_opponent_melds_costs_more_the_nearer_it_is_to_knocking() 
         assert g == pytest.approx(0.3 * dec.danger(c) * (dec._caught(dw, dw - lp) - prospects))
         costs.append(g)
     assert any(g != 0.0 for g in costs)
+
+
+def test_the_match_equity_weighs_what_the_opponents_knock_would_cost() -> None:
+    """``met``: in a race to the target (no game bonus), what the opponent's knock would cost is
+    what it does to the chance of winning the game: at 0 to 0 about its points, at 40 to 96
+    the same for every knock it wins (each ends the game). With a game bonus the points stay."""
+    h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
+    view = h.observation(seat)
+    params = ExpertParams(met=1.0, hazard_last=0.0)
+    plain = _Decision(view, ExpertParams(hazard_last=0.0, met=0.0), random.Random(0))
+    early = _Decision(view, params, random.Random(0))
+    assert early.worth is not None
+    for d in (5, 15, 25):
+        assert early._caught(d, float(d)) == pytest.approx(plain._caught(d, float(d)), abs=3.0)
+    scores = (40, 96) if seat == 0 else (96, 40)
+    late = _Decision(dataclasses.replace(view, scores=scores), params, random.Random(0))
+    lost = [late._caught(d, float(d)) for d in (20, 30, 40)]
+    assert lost[0] == pytest.approx(lost[2], rel=0.05)  # losing the game costs the same however
+    assert late._caught(0, 0.0) < lost[0]  # an undercut still helps
+    classic = dataclasses.replace(view, rules=Rules.preset("classic"))
+    assert _Decision(classic, params, random.Random(0)).worth is None

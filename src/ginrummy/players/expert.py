@@ -61,6 +61,7 @@ import json
 import os
 import random
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING
 
@@ -77,6 +78,7 @@ from ..melds import (
     min_deadwood_after_discard,
 )
 from .base import Player
+from .equity import points_equivalent
 
 if TYPE_CHECKING:
     from ..observation import SeatView
@@ -190,6 +192,13 @@ class ExpertParams:
     gift: float = 0.0
     take_knock: float = 0.2
     take_knock_cap: float = 0.45
+    #: 1: where only winning the game counts (no game bonus, no boxes, no Hollywood), a hand
+    #: result is worth the change of the match equity it causes (:mod:`.equity`), in points of the
+    #: local exchange rate, in the knock decisions and in what the opponent's knock would cost;
+    #: ``game_end`` is then not used. 0: hand points plus ``game_end``. Against ``simple`` (EAAI,
+    #: ``bench/score_ab.py``, 15,000 paired hands at the scores games reach): +0.32 points of game
+    #: win chance (-0.13 .. +0.77), ``docs/strength.md``.
+    met: float = 1.0
 
 
 @dataclass
@@ -349,6 +358,12 @@ class _Decision:
             turns = len(self.k.opp_discards)
             self.take_knock = params.gift * min(params.take_knock_cap, params.take_knock + 0.02 * turns)
         self._phis = [self.phi(d) for d in range(101)]  # 10 cards hold at most 100 points
+        #: Worth of each hand result (index ``points + _SPAN``) when the match equity decides.
+        self.worth: tuple[float, ...] | None = None
+        rules = view.rules
+        if params.met and not (rules.game_bonus or rules.box_bonus or rules.hollywood):
+            me, opp = view.scores[view.seat], view.scores[1 - view.seat]
+            self.worth = _worth_table(rules.target, rules.gin_bonus, rules.undercut_bonus, me, opp)
         self._samples: list[int] | None = None
         self._sample_dw: list[int] | None = None
         #: Chance that the opponent knocks on its next turn (see ``hazard_rate``).
@@ -474,11 +489,38 @@ class _Decision:
         ``dw`` (``d_eff`` after expected layoffs): its count from ``_knock_counts``, with a 5%
         chance of gin."""
         rules = self.view.rules
+        if self.worth is not None:
+            cost = -0.05 * self.utility(-(rules.gin_bonus + dw))
+            for k, pk in self._knock_counts:
+                pts = rules.undercut_bonus + k - d_eff if d_eff <= k else k - d_eff
+                cost -= 0.95 * pk * self.utility(pts)
+            return cost
         cost = 0.05 * (rules.gin_bonus + dw)
         for k, pk in self._knock_counts:
             c = -(rules.undercut_bonus + k - d_eff) if d_eff <= k else d_eff - k
             cost += 0.95 * pk * c
         return cost
+
+    def utility(self, points: float) -> float:
+        """A hand result from our side as the match score weighs it: its points plus a premium
+        if it ends the game, or (``met``) the change of the match equity it causes."""
+        worth = self.worth
+        if worth is not None:
+            x = min(max(points, -_SPAN), _SPAN) + _SPAN
+            i = int(x)
+            if i >= 2 * _SPAN:
+                return worth[-1]
+            f = x - i
+            return worth[i] + f * (worth[i + 1] - worth[i]) if f else worth[i]
+        view = self.view
+        target = view.rules.target
+        me, opp = view.scores[view.seat], view.scores[1 - view.seat]
+        u = points
+        if points > 0 and me + points >= target:
+            u += self.params.game_end
+        elif points < 0 and opp - points >= target:
+            u -= self.params.game_end
+        return u
 
     def _layoff_points(self, loose: int) -> float:
         """Expected deadwood points of the ``loose`` cards that would lay off on the opponent's melds."""
@@ -775,17 +817,6 @@ class ExpertPlayer(Player):
 
     # -- the match score -------------------------------------------------------------------
 
-    def _utility(self, view: SeatView, points: float) -> float:
-        """Hand points from our side, plus a premium for results that end the game."""
-        target = view.rules.target
-        me, opp = view.scores[view.seat], view.scores[1 - view.seat]
-        u = points
-        if points > 0 and me + points >= target:
-            u += self.params.game_end
-        elif points < 0 and opp - points >= target:
-            u -= self.params.game_end
-        return u
-
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -980,7 +1011,7 @@ class ExpertPlayer(Player):
             else:
                 dd = best_defense(s, melds).deadwood
                 pts = _knock_points(rules.gin_bonus, rules.undercut_bonus, k, dd)
-            total += self._utility(view, pts * mult)
+            total += dec.utility(pts * mult)
         return total / len(ss), melds
 
     def _wait_ev(self, view: SeatView, dec: _Decision, hand10: int) -> float:
@@ -1016,7 +1047,7 @@ class ExpertPlayer(Player):
                     pts = kd - k_now + rules.undercut_bonus
                 else:
                     pts = -(k_now - kd)
-                total += self._utility(view, pts * mult)
+                total += dec.utility(pts * mult)
                 continue
             if opp_last:
                 continue  # dead hand: 0
@@ -1034,7 +1065,7 @@ class ExpertPlayer(Player):
                 pts = _knock_points(rules.gin_bonus, rules.undercut_bonus, k2, best_defense(s10, melds).deadwood)
             else:
                 pts = 0  # cannot happen often: we keep the knocking hand
-            total += self._utility(view, pts * mult)
+            total += dec.utility(pts * mult)
         return total / len(ss)
 
     # -- laying out ----------------------------------------------------------------------------
@@ -1086,6 +1117,15 @@ class ExpertPlayer(Player):
             choice = DONE if DONE in legal_set else legal[0]
             reason = "done" if choice == DONE else "the only way on"
         return [(a, 1.0 if a == choice else 0.0, reason if a == choice else "not the best layout") for a in legal]
+
+
+#: Hand results are at most this many points either way (gin on 100 points of deadwood, doubled).
+_SPAN = 300
+
+
+@lru_cache(maxsize=64)
+def _worth_table(target: int, gin_bonus: int, undercut_bonus: int, me: int, opp: int) -> tuple[float, ...]:
+    return tuple(points_equivalent(target, gin_bonus, undercut_bonus, me, opp, _SPAN))
 
 
 def _best_discards(mask: int) -> tuple[int, int]:
