@@ -77,12 +77,17 @@ def _job(args: tuple[str, dict, str, str, str, int, bool, list[int]]) -> list[tu
     return out
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def variant_arguments(ap: argparse.ArgumentParser) -> None:
+    """The two variants (JSON changes to ``ExpertParams``), the opponent and the rules preset."""
     ap.add_argument("--a", default="{}")
     ap.add_argument("--b", required=True)
     ap.add_argument("--opponent", default="simple")
     ap.add_argument("--rules", default="eaai")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    variant_arguments(ap)
     ap.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE",
                     help="change one rule of the preset, e.g. straight_gin=true (repeatable)")
     ap.add_argument("--deals", type=int, default=500)

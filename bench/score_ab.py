@@ -13,7 +13,7 @@ plays A and B on the same deal there (the view shows the score), and scores each
 what it does to ``W``. Every pair where A and B play alike adds exactly nothing, which is
 what makes it far less noisy than two whole-game runs.
 
-    .venv/bin/python bench/score_ab.py --a '{}' --b '{"met": 1}' --states 4000 --seed 3 --workers 2
+    .venv/bin/python bench/score_ab.py --a '{"met": 0}' --b '{}' --states 6000 --seed 4 --workers 2
 
 ``--dist FILE`` keeps the single hands of the table (JSON) so later runs reuse them.
 """
@@ -31,6 +31,7 @@ from dataclasses import replace
 
 sys.path.insert(0, os.path.dirname(__file__))
 
+from ab_expert import variant_arguments  # noqa: E402
 from ginrummy.hand import new_hand  # noqa: E402
 from ginrummy.players import get_player  # noqa: E402
 from ginrummy.players.driver import play_hand  # noqa: E402
@@ -69,10 +70,7 @@ def _job(args: tuple[str, str, str, str, int, list[tuple[int, State]]]) -> list[
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--a", default="{}")
-    ap.add_argument("--b", required=True)
-    ap.add_argument("--opponent", default="simple")
-    ap.add_argument("--rules", default="eaai")
+    variant_arguments(ap)
     ap.add_argument("--states", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--dist-hands", type=int, default=8000, help="single hands of A for the table")

@@ -43,8 +43,10 @@ it: feeding the opponent the cards it needs, and knocking into an undercut. So t
   has the measurements);
 * lays out the arrangement that leaves the fewest likely layoffs, and defends with the exact
   best defence;
-* weighs hand points by the match score: a result that ends the game counts extra, so near
-  the target it prefers safe knocks and, behind, takes more risk.
+* weighs hand results by the match score: in a race to the target (no game bonus) by what
+  they do to the chance of winning the game (:mod:`.equity`; near the target a one-point knock
+  can be worth a gin, and behind, any hand the opponent wins may end the game), otherwise a
+  result that ends the game counts extra.
 
 Every rule variant comes through the view: the hand's knock limit (Oklahoma, straight gin
 limit 0; at a limit of 3 or less the hand value is almost only the chance of gin), big gin
@@ -357,13 +359,13 @@ class _Decision:
         if params.gift and self.limit > params.gin_only_limit:
             turns = len(self.k.opp_discards)
             self.take_knock = params.gift * min(params.take_knock_cap, params.take_knock + 0.02 * turns)
-        self._phis = [self.phi(d) for d in range(101)]  # 10 cards hold at most 100 points
         #: Worth of each hand result (index ``points + _SPAN``) when the match equity decides.
         self.worth: tuple[float, ...] | None = None
         rules = view.rules
         if params.met and not (rules.game_bonus or rules.box_bonus or rules.hollywood):
             me, opp = view.scores[view.seat], view.scores[1 - view.seat]
             self.worth = _worth_table(rules.target, rules.gin_bonus, rules.undercut_bonus, me, opp)
+        self._phis = [self.phi(d) for d in range(101)]  # 10 cards hold at most 100 points
         self._samples: list[int] | None = None
         self._sample_dw: list[int] | None = None
         #: Chance that the opponent knocks on its next turn (see ``hazard_rate``).
