@@ -821,9 +821,6 @@ class ExpertPlayer(Player):
             return self._draw(view, dec, legal)
         return self._discard(view, dec, legal)
 
-    # -- the match score -------------------------------------------------------------------
-
-
     # -- drawing ---------------------------------------------------------------------------
 
     def _draw(self, view: SeatView, dec: _Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
