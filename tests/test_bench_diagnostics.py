@@ -120,7 +120,7 @@ def test_the_knock_chance_diagnostic_scores_every_estimate_and_dumps_what_it_rea
 def test_score_ab_reports_no_change_for_identical_variants_and_keeps_its_table(tmp_path: Path) -> None:
     """Two identical variants play every state alike, so the estimated change is exactly zero."""
     dist = tmp_path / "dist.json"
-    args = ("--b", '{"danger": 2.0}', "--states", "8", "--dist-hands", "40", "--seed", "2", "--dist", str(dist))
+    args = ("--b", '{}', "--states", "8", "--dist-hands", "40", "--seed", "2", "--dist", str(dist))
     out = json.loads(_run("score_ab.py", *args))
     assert out["states"] == 8 and out["results_changed"] == 0
     assert out["b_minus_a_game_win"] == 0.0 and out["b_minus_a_points_per_hand"] == 0.0
