@@ -495,16 +495,12 @@ class _Decision:
         ``dw`` (``d_eff`` after expected layoffs): its count from ``_knock_counts``, with a 5%
         chance of gin."""
         rules = self.view.rules
-        if self.worth is not None:
-            cost = -0.05 * self.utility(-(rules.gin_bonus + dw))
-            for k, pk in self._knock_counts:
-                pts = rules.undercut_bonus + k - d_eff if d_eff <= k else k - d_eff
-                cost -= 0.95 * pk * self.utility(pts)
-            return cost
-        cost = 0.05 * (rules.gin_bonus + dw)
+        # Points from our side, weighed by the match equity when it decides (no premium here).
+        worth = self.utility if self.worth is not None else float
+        cost = -0.05 * worth(-(rules.gin_bonus + dw))
         for k, pk in self._knock_counts:
-            c = -(rules.undercut_bonus + k - d_eff) if d_eff <= k else d_eff - k
-            cost += 0.95 * pk * c
+            pts = rules.undercut_bonus + k - d_eff if d_eff <= k else k - d_eff
+            cost -= 0.95 * pk * worth(pts)
         return cost
 
     def utility(self, points: float) -> float:
