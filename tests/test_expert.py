@@ -602,3 +602,36 @@ def test_the_match_equity_weighs_what_the_opponents_knock_would_cost() -> None:
     assert late._caught(0, 0.0) < lost[0]  # an undercut still helps
     classic = dataclasses.replace(view, rules=Rules.preset("classic"))
     assert _Decision(classic, params, random.Random(0)).worth is None
+
+
+def test_the_opponents_knock_after_our_next_draw_weighs_the_hand_that_draw_leaves() -> None:
+    """``hazard_ahead``: the opponent may also knock on the turn after next (its chance one
+    turn further on), catching whatever our next draw leaves; the hand's future value is mixed
+    with that cost, computed here over every unseen card by the stock's weights."""
+    from ginrummy.melds import min_deadwood_after_discard
+
+    h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
+    view = h.observation(seat)
+    base = ExpertParams(hazard_rate=0.05, hazard_cap=0.9, hazard_last=0.0, pile_outs=0.0, met=0.0)
+    off = _Decision(view, base, random.Random(0))
+    on = _Decision(view, dataclasses.replace(base, hazard_ahead=1.0), random.Random(0))
+    assert off.hazard_next == 0.0
+    assert on.hazard == pytest.approx(0.2) and on.hazard_next == pytest.approx(0.25)
+    changed = 0
+    for a in view.legal:
+        if a.kind is not Kind.DISCARD:
+            continue
+        hand10 = view.hand & ~(1 << a.card)
+        dw, melds = best_arrangement(hand10)
+        lp = on._layoff_points(deadwood_cards(hand10, melds))
+        hz, h1 = on.hazard, on.hazard_next
+        future = (off.value(hand10) - hz * off._caught(dw, dw - lp)) / (1 - hz)
+        tw = sum(w for _, w in on.stock_w)
+        caught = 0.0
+        for c, w in on.stock_w:
+            d = min(dw, min_deadwood_after_discard(hand10 | 1 << c))
+            caught += w * on._caught(d, d - lp)
+        want = (1 - hz) * ((1 - h1) * future + h1 * caught / tw) + hz * on._caught(dw, dw - lp)
+        assert on.value(hand10) == pytest.approx(want)
+        changed += abs(on.value(hand10) - off.value(hand10)) > 1e-6
+    assert changed > 0

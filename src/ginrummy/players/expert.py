@@ -205,6 +205,12 @@ class ExpertParams:
     #: ``bench/score_ab.py``, 15,000 paired hands at the scores games reach): +0.32 points of game
     #: win chance (-0.13 .. +0.77), ``docs/strength.md``.
     met: float = 1.0
+    #: Weight of the opponent's chance to knock on the turn after next (its rate one turn on),
+    #: against the hand our next draw leaves (0: off): the hand's future value is mixed with what
+    #: that knock would cost, as its present value is with ``hazard``. Against ``simple`` (EAAI,
+    #: ``bench/score_ab.py``, 24,000 paired hands at the scores games reach, seeds 12-15): +0.57
+    #: points of game win chance (+0.15 .. +0.99), +0.09 points per hand; 2 no better (+0.42).
+    hazard_ahead: float = 1.0
 
 
 @dataclass
@@ -374,14 +380,19 @@ class _Decision:
         self._sample_dw: list[int] | None = None
         #: Chance that the opponent knocks on its next turn (see ``hazard_rate``).
         self.hazard = 0.0
+        self.hazard_next = 0.0
         if params.hazard_rate and self.limit > params.gin_only_limit:
             ds = self.k.opp_discards
             self.hazard = min(params.hazard_cap, params.hazard_rate * max(0, len(ds) - 1))
+            if params.hazard_ahead:
+                self.hazard_next = min(params.hazard_cap, params.hazard_rate * len(ds))
             if params.hazard_last and ds:
                 # A player who throws its highest loose card and has thrown a low one holds
                 # only low loose cards: it is close to knocking.
                 m = _HAZARD_BY_LAST[CARD_VALUES[ds[-1]]]
                 self.hazard = min(params.hazard_cap, self.hazard * (1.0 + params.hazard_last * (m - 1.0)))
+                self.hazard_next = min(params.hazard_cap, self.hazard_next * (1.0 + params.hazard_last * (m - 1.0)))
+            self.hazard_next *= params.hazard_ahead
         #: The opponent's knock count if it knocks, with its chance: 1 to the limit, the upper
         #: part twice as likely (as measured for a player who knocks at once).
         ks = [(k, 1.0 if k <= 0.6 * self.limit else 2.0) for k in range(1, self.limit + 1)]
@@ -426,6 +437,10 @@ class _Decision:
             got = (self.phi(dw), float(dw), float(dw <= limit), float(dw == 0))
         else:
             acc = e_dw = p_knock = p_gin = 0.0
+            h1 = self.hazard_next
+            lp1 = self._layoff_points(deadwood_cards(hand10, melds)) if credit and h1 else 0.0
+            e_caught = 0.0
+            caught_at: dict[int, float] = {}
             phis = self._phis
             cur = phis[dw]
             pq = self.pile_q
@@ -455,6 +470,11 @@ class _Decision:
                     p_knock += wt
                     if d == 0:
                         p_gin += wt
+                if h1:
+                    cd = caught_at.get(d)
+                    if cd is None:
+                        cd = caught_at[d] = self._caught(d, d - lp1)
+                    e_caught += wt * cd
             tw = self.stock_total
             v = acc / tw
             # The opponent may throw a card that improves the hand: take it then, if it beats
@@ -462,6 +482,10 @@ class _Decision:
             v += sum(q * (ph - v) for q, ph in outs if ph < v)
             if self.params.hold_weight:
                 v += self.params.hold_weight * dw
+            if h1:
+                # The opponent may knock after our next draw: against the hand that draw leaves
+                # (its layoffs credited as now's; the credit below is added back to cancel).
+                v = (1.0 - h1) * v + h1 * (e_caught / tw + credit * lp1)
             got = (v, e_dw / tw, p_knock / tw, p_gin / tw)
         if credit:
             # Cards that would lay off on the opponent's melds cost nothing when the opponent
