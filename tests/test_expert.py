@@ -469,7 +469,7 @@ def test_a_knock_catches_more_deadwood_at_a_higher_cost() -> None:
 
     h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
     view = h.observation(seat)
-    dec = _Decision(view, ExpertParams(hazard_rate=0.05, hazard_last=0.0, met=0.0), random.Random(0))
+    dec = _Decision(view, ExpertParams(hazard_rate=0.05, hazard_last=0.0, met=0.0, hazard_ahead=0.0), random.Random(0))
     costs = [dec._caught(d, float(d)) for d in range(0, 31)]
     assert costs[0] < -20  # most knocks are undercut
     assert all(a < b for a, b in zip(costs, costs[1:], strict=False))
@@ -565,7 +565,8 @@ def test_a_discard_the_opponent_melds_costs_more_the_nearer_it_is_to_knocking() 
     """``gift``: the cost of a discard the opponent would take is its meld chance times the
     extra knock chance of a take (growing with its turns) times what the knock would cost."""
     view = _view_after_discard(Rules.preset("eaai"), 5, False)
-    dec = _Decision(view, ExpertParams(gift=1.0, take_knock=0.2, take_knock_cap=0.45), random.Random(0))
+    dec = _Decision(view, ExpertParams(gift=1.0, take_knock=0.2, take_knock_cap=0.45, hazard_ahead=0.0),
+                    random.Random(0))
     off = _Decision(view, ExpertParams(gift=0.0), random.Random(0))
     assert dec.take_knock == pytest.approx(0.3)  # 0.2 + 0.02 per turn, five turns
     hand = view.hand
@@ -612,7 +613,8 @@ def test_the_opponents_knock_after_our_next_draw_weighs_the_hand_that_draw_leave
 
     h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
     view = h.observation(seat)
-    base = ExpertParams(hazard_rate=0.05, hazard_cap=0.9, hazard_last=0.0, pile_outs=0.0, met=0.0)
+    base = ExpertParams(hazard_rate=0.05, hazard_cap=0.9, hazard_last=0.0, pile_outs=0.0, met=0.0,
+                        hazard_ahead=0.0)
     off = _Decision(view, base, random.Random(0))
     on = _Decision(view, dataclasses.replace(base, hazard_ahead=1.0), random.Random(0))
     assert off.hazard_next == 0.0
