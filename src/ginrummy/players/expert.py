@@ -382,6 +382,7 @@ class _Decision:
         self._sample_dw: list[int] | None = None
         #: Chance that the opponent knocks on its next turn (see ``hazard_rate``).
         self.hazard = 0.0
+        #: The same one turn later, times ``hazard_ahead``: against the hand after our next draw.
         self.hazard_next = 0.0
         if params.hazard_rate and self.limit > params.gin_only_limit:
             ds = self.k.opp_discards
@@ -485,8 +486,9 @@ class _Decision:
             if self.params.hold_weight:
                 v += self.params.hold_weight * dw
             if h1:
-                # The opponent may knock after our next draw: against the hand that draw leaves
-                # (its layoffs credited as now's; the credit below is added back to cancel).
+                # The opponent may knock after our next draw, against the hand that draw leaves
+                # (its layoffs taken as the hand's now). That cost already counts the layoffs,
+                # so the credit taken off the value below is added back to it here.
                 v = (1.0 - h1) * v + h1 * (e_caught / tw + credit * lp1)
             got = (v, e_dw / tw, p_knock / tw, p_gin / tw)
         if credit:
