@@ -210,8 +210,8 @@ class ExpertParams:
     #: that knock would cost, as its present value is with ``hazard``. Against ``simple`` (EAAI,
     #: ``bench/score_ab.py``, 24,000 paired hands at the scores games reach, seeds 12-15): +0.57
     #: points of game win chance (+0.15 .. +0.99), +0.09 points per hand; 2 no better (+0.42).
-    #: Whole games: 80.36% of 16,000 against 79.7% without (the same deals). It doubles the
-    #: time of a draw decision (p95 11.5 ms, ``bench/expert_speed.py``).
+    #: Whole games: 80.36% of 16,000 against 79.7% without (the same deals). It costs time in
+    #: the draw decision (p95 9.6 ms against 4-5, ``bench/expert_speed.py``).
     hazard_ahead: float = 1.0
 
 
@@ -366,6 +366,8 @@ class _Decision:
         self._val: dict[int, tuple[float, float, float, float]] = {}
         self._layoff_memo: dict[int, float] = {}
         self._caught_val: dict[int, float] = {}
+        #: ``_caught`` by (deadwood, expected layoff points): hands of one decision share them.
+        self._caught_memo: dict[tuple[int, float], float] = {}
         #: How much a pile take raises the opponent's chance to knock at once, times ``gift``.
         self.take_knock = 0.0
         if params.gift and self.limit > params.gin_only_limit:
@@ -392,9 +394,9 @@ class _Decision:
             if params.hazard_last and ds:
                 # A player who throws its highest loose card and has thrown a low one holds
                 # only low loose cards: it is close to knocking.
-                m = _HAZARD_BY_LAST[CARD_VALUES[ds[-1]]]
-                self.hazard = min(params.hazard_cap, self.hazard * (1.0 + params.hazard_last * (m - 1.0)))
-                self.hazard_next = min(params.hazard_cap, self.hazard_next * (1.0 + params.hazard_last * (m - 1.0)))
+                scale = 1.0 + params.hazard_last * (_HAZARD_BY_LAST[CARD_VALUES[ds[-1]]] - 1.0)
+                self.hazard = min(params.hazard_cap, self.hazard * scale)
+                self.hazard_next = min(params.hazard_cap, self.hazard_next * scale)
             self.hazard_next *= params.hazard_ahead
         #: The opponent's knock count if it knocks, with its chance: 1 to the limit, the upper
         #: part twice as likely (as measured for a player who knocks at once).
@@ -443,7 +445,7 @@ class _Decision:
             h1 = self.hazard_next
             lp1 = self._layoff_points(deadwood_cards(hand10, melds)) if credit and h1 else 0.0
             e_caught = 0.0
-            caught_at: dict[int, float] = {}
+            caught_at = self._caught_memo
             phis = self._phis
             cur = phis[dw]
             pq = self.pile_q
@@ -474,9 +476,9 @@ class _Decision:
                     if d == 0:
                         p_gin += wt
                 if h1:
-                    cd = caught_at.get(d)
+                    cd = caught_at.get((d, lp1))
                     if cd is None:
-                        cd = caught_at[d] = self._caught(d, d - lp1)
+                        cd = caught_at[d, lp1] = self._caught(d, d - lp1)
                     e_caught += wt * cd
             tw = self.stock_total
             v = acc / tw
