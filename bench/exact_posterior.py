@@ -25,7 +25,7 @@ import random
 from _expert_states import expert_views
 from ginrummy.actions import Kind
 from ginrummy.cards import cards_of
-from ginrummy.hand import Phase
+from ginrummy.events import Phase
 from ginrummy.melds import best_discards, joins_meld
 from ginrummy.players.expert import ExpertParams, _Decision
 from ginrummy.players.simple_players import simple_discard_choices

@@ -23,7 +23,8 @@ from dataclasses import replace
 from _expert_states import expert_views
 from ginrummy.actions import Kind
 from ginrummy.cards import CARD_VALUES
-from ginrummy.hand import Hand, Phase
+from ginrummy.events import Phase
+from ginrummy.hand import Hand
 from ginrummy.melds import best_discards, deadwood, joins_meld, min_deadwood_after_discard
 from ginrummy.observation import SeatView
 from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision

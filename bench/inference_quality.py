@@ -23,7 +23,7 @@ import random
 
 from _expert_states import expert_views
 from ginrummy.cards import cards_of
-from ginrummy.hand import Phase
+from ginrummy.events import Phase
 from ginrummy.melds import joins_meld
 from ginrummy.players.expert import ExpertParams, _Decision
 from ginrummy.rules import Rules

@@ -41,13 +41,13 @@ def decks(n: int, seed: int) -> list[list[int]]:
     return out
 
 
-def ours(name: str, rules: Rules, fast: bool = True) -> Callable[[list[list[int]]], int]:
+def ours(name: str, rules: Rules) -> Callable[[list[list[int]]], int]:
     players = [get_player(name, seed=0), get_player(name, seed=1)]
 
     def run(deck_list: list[list[int]]) -> int:
         for i, deck in enumerate(deck_list):
             hand = new_hand(rules, i % 2, deck=deck)
-            play_hand(hand, players, fast=fast)
+            play_hand(hand, players)
         return len(deck_list)
 
     return run
@@ -87,7 +87,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rules", default="eaai", help="rule preset for our players (OpenSpiel plays its defaults)")
     ap.add_argument("--cpu", type=int, default=0, help="pin to this CPU (-1: do not pin)")
-    ap.add_argument("--slow-views", action="store_true", help="also time our players with the engine's observe()")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
@@ -100,8 +99,6 @@ def main(argv: list[str] | None = None) -> int:
         "greedy vs greedy": (ours("greedy", rules), ours_decks),
         "simple vs simple": (ours("simple", rules), ours_decks),
     }
-    if args.slow_views:
-        contenders["simple vs simple (engine observe)"] = (ours("simple", rules, fast=False), ours_decks)
     peer = openspiel()
     if peer is not None:
         contenders["OpenSpiel simple bot vs itself"] = (peer, peer_decks)

@@ -22,7 +22,8 @@ from typing import Any
 
 from ginrummy.actions import Action, Kind
 from ginrummy.cards import card_str, cards_of
-from ginrummy.hand import Hand, Phase, Step
+from ginrummy.events import Phase, Step
+from ginrummy.hand import Hand
 from ginrummy.observation import SeatView, observe
 from ginrummy.players.base import Player
 from ginrummy.rules import Rules

@@ -9,7 +9,7 @@ import pytest
 from conftest import hand_for, mask, play
 from ginrummy.actions import Kind
 from ginrummy.cards import parse_card
-from ginrummy.hand import Phase
+from ginrummy.events import Phase
 from ginrummy.observation import SeatView
 from ginrummy.rules import Rules
 
@@ -72,9 +72,7 @@ def test_a_known_card_knocked_face_down_stays_known_until_the_knocker_is_face_up
     play(h, "pile", "Kc", "stock", "3c", "stock")
     assert h.observation(1).opponent_known == mask("Qd")
     play(h, "knock Qd")
-    from ginrummy.players.driver import ViewBuilder
-
-    for v in (h.observation(1), ViewBuilder(h).view(1)):
+    for v in (h.observation(1), h.clone().observation(1)):
         assert v.knock_discard is None and v.opponent_known == mask("Qd")
     play(h, "meld As2s3s")
     assert h.observation(1).opponent_known == mask("Qd As 2s 3s")

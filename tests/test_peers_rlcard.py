@@ -63,16 +63,15 @@ def test_card_ids_are_rlcards() -> None:
 
 def test_novice_discard_is_a_legal_discard_or_knock() -> None:
     from ginrummy.actions import Kind
-    from ginrummy.players.driver import ViewBuilder
+    from ginrummy.observation import observe
     from ginrummy.players.peers import RLCardNovicePlayer
 
     deck = list(range(52))
     random.Random("rlcard-test:discard").shuffle(deck)
     hand = new_hand(OPENSPIEL_RULES, dealer=1, deck=deck)
     p = RLCardNovicePlayer(seed=1)
-    vb = ViewBuilder(hand)
     while hand.phase.value != "discard":
-        hand.apply(p.decide(vb.view(hand.current)))
-    view = vb.view(hand.current)
+        hand.apply(p.decide(observe(hand, hand.current)))
+    view = observe(hand, hand.current)
     a = p.decide(view)
     assert a in view.legal and a.kind in (Kind.DISCARD, Kind.KNOCK, Kind.BIG_GIN)

@@ -20,7 +20,8 @@ import pytest
 
 from ginrummy.actions import Kind
 from ginrummy.cards import card_str, cards_of
-from ginrummy.hand import Hand, Phase
+from ginrummy.events import Phase
+from ginrummy.hand import Hand
 from ginrummy.observation import SeatView, observe
 from ginrummy.protocol import Engine, serve
 from ginrummy.rules import Rules

@@ -6,7 +6,7 @@ import asyncio
 
 from ginrummy.actions import Kind
 from ginrummy.cards import CardSet
-from ginrummy.players.driver import LAYOUT_PHASES
+from ginrummy.layout import LAYOUT_PHASES
 from ginrummy.rules import Rules
 from ginrummy.tui import HUMAN, GinRummyApp, ordered_hand
 

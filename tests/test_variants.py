@@ -8,7 +8,8 @@ from conftest import finish_auto, hand_for, mask, play, state_key
 from ginrummy.actions import Action
 from ginrummy.cards import parse_card
 from ginrummy.errors import IllegalActionError
-from ginrummy.hand import Hand, Phase
+from ginrummy.events import Phase
+from ginrummy.hand import Hand
 from ginrummy.rules import Rules
 from ginrummy.scoring import score_hand
 

@@ -24,7 +24,7 @@ lay off c on meld t    438 + 4 * c + t     ``layoff 7h 0``
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Final
 
@@ -76,6 +76,8 @@ class Action:
     card: int = -1
     meld: int = 0
     target: int = -1
+    #: The integer code of the table's own object for this action; -1 on any other copy.
+    code: int = field(default=-1, init=False, compare=False, repr=False)
 
     # -- constructors ------------------------------------------------------------------
 
@@ -131,24 +133,7 @@ class Action:
     # -- integers ------------------------------------------------------------------------
 
     def __int__(self) -> int:
-        k = self.kind
-        if k is Kind.DISCARD:
-            return self.card
-        if k is Kind.STOCK:
-            return STOCK_ID
-        if k is Kind.PILE:
-            return PILE_ID
-        if k is Kind.PASS:
-            return PASS_ID
-        if k is Kind.KNOCK:
-            return KNOCK_BASE + self.card
-        if k is Kind.BIG_GIN:
-            return BIG_GIN_ID
-        if k is Kind.DONE:
-            return DONE_ID
-        if k is Kind.MELD:
-            return MELD_BASE + MELD_INDEX[self.meld]
-        return LAYOFF_BASE + self.card * MAX_LAYOFF_TARGETS + self.target
+        return self.code if self.code >= 0 else _encode(self)
 
     @staticmethod
     def from_int(n: int) -> Action:
@@ -211,6 +196,54 @@ class Action:
             ) from None
 
 
+def _encode(a: Action) -> int:
+    """The integer code of ``a``'s fields (the table's objects keep theirs in ``code``)."""
+    k = a.kind
+    if k is Kind.DISCARD:
+        return a.card
+    if k is Kind.STOCK:
+        return STOCK_ID
+    if k is Kind.PILE:
+        return PILE_ID
+    if k is Kind.PASS:
+        return PASS_ID
+    if k is Kind.KNOCK:
+        return KNOCK_BASE + a.card
+    if k is Kind.BIG_GIN:
+        return BIG_GIN_ID
+    if k is Kind.DONE:
+        return DONE_ID
+    if k is Kind.MELD:
+        return MELD_BASE + MELD_INDEX[a.meld]
+    return LAYOFF_BASE + a.card * MAX_LAYOFF_TARGETS + a.target
+
+
+def canonical(action: Action) -> Action:
+    """The table's own object equal to ``action`` (the engine checks rules on those only).
+
+    Raises :class:`NotationError` for an action no table entry equals (a card out of range,
+    a mask that is not a meld, a stray field).
+
+    >>> canonical(Action(Kind.DISCARD, 5)) is Action.discard(5)
+    True
+    """
+    c = action.code
+    if c >= 0 and _FROM_INT[c] is action:
+        return action
+    k = action.kind
+    if k in (Kind.DISCARD, Kind.KNOCK, Kind.LAYOFF):
+        _check_card(action.card)
+    if k is Kind.MELD and action.meld not in MELD_INDEX:
+        raise NotationError(f"not a meld: {action.meld!r}")
+    if k is Kind.LAYOFF and not (isinstance(action.target, int) and 0 <= action.target < MAX_LAYOFF_TARGETS):
+        raise NotationError(f"not a meld number: {action.target!r} (0..{MAX_LAYOFF_TARGETS - 1})")
+    n = _encode(action)
+    table = _FROM_INT[n] if 0 <= n < NUM_ACTIONS else None
+    if table is None or table != action:
+        raise NotationError(f"not an action: kind {k!r}, card {action.card!r}, meld {action.meld!r}, target {action.target!r}")
+    return table
+
+
 def _check_card(card: object) -> None:
     if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
         raise NotationError(f"not a card: {card!r} (cards are 0..51)")
@@ -250,6 +283,8 @@ def _build_from_int() -> list[Action]:
     table[DONE_ID] = Action(Kind.DONE)
     for i, m in enumerate(ALL_MELDS):
         table[MELD_BASE + i] = Action(Kind.MELD, meld=m)
+    for n, a in enumerate(table):
+        object.__setattr__(a, "code", n)
     return table
 
 

@@ -148,7 +148,6 @@ class Config:
     mode: str  # "games" or "hands"
     pairs: int
     seed: int
-    fast_views: bool = True
 
 
 def _derived(seed: int, index: int, what: str) -> int:
@@ -169,13 +168,13 @@ def play_pair(cfg: Config, index: int) -> Tally:
             deck = list(range(52))
             random.Random(_derived(cfg.seed, index, "deck")).shuffle(deck)
             hand = new_hand(cfg.rules, index % 2, deck=deck)
-            result = play_hand(hand, players, clock=clock, fast=cfg.fast_views)
+            result = play_hand(hand, players, clock=clock)
             _count_hand(t, result, sides)
             if result.winner is not None:
                 sides[result.winner].wins += 1
         else:
             match = Match(cfg.rules, seed=_derived(cfg.seed, index, "match"))
-            play_game(match, players, clock=clock, fast=cfg.fast_views)
+            play_game(match, players, clock=clock)
             for result in match.results:
                 _count_hand(t, result, sides)
             final = match.final()

@@ -29,8 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, fields
-from enum import Enum
+from dataclasses import dataclass, field
 
 from .actions import (
     BIG_GIN,
@@ -45,48 +44,26 @@ from .actions import (
     STOCK,
     Action,
     Kind,
+    canonical,
 )
 from .cards import FULL_DECK, Card, card_str, cards_of
 from .errors import IllegalActionError, NotationError
+from .events import CHANCE, LAYOUT_PHASES, Phase, Step, make_step
+from .layout import layout_action
 from .melds import (
     arrangements,
-    best_arrangement,
-    best_defense,
     deadwood,
-    knocker_choice,
     layoff_targets,
     meld_str,
     melds_in,
     min_deadwood_after_discard,
     points,
 )
-from .observation import SeatView, observe
+from .observation import InfoState, SeatView, observe, record_step
 from .rules import Rules
 from .scoring import DEAD_HAND, HandResult, score_hand
 
-#: ``Hand.current`` while nobody acts: before the deal (the chance step) and after the end.
-CHANCE = -1
 _ALL_CARDS = frozenset(range(52))
-
-
-class Phase(Enum):
-    """Where a hand is. The phase alone says what kind of action comes next, so interfaces
-    can render a prompt without re-deriving any rule.
-
-    >>> [p.value for p in Phase][:4]
-    ['deal', 'offer', 'draw', 'discard']
-    """
-
-    DEAL = "deal"
-    OFFER = "offer"
-    DRAW = "draw"
-    DISCARD = "discard"
-    LAST_CHANCE = "last_chance"
-    LAYOUT = "layout"
-    DEFENDER_LAYOUT = "defender_layout"
-    LAYOFF = "layoff"
-    OVER = "over"
-
 
 # Enum members as module constants for the hot paths. On Python 3.11 ``EnumType`` has a
 # ``__getattr__``, so every ``Phase.DRAW`` or ``Kind.STOCK`` costs about 0.1 us, and the
@@ -110,50 +87,8 @@ _K_PASS = Kind.PASS
 _K_PILE = Kind.PILE
 _K_STOCK = Kind.STOCK
 
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One entry of the hand's history: who acted, and what.
-
-    ``drawn`` records the stock card so a record can replay the hand from its deck and a
-    referee can audit it; seat views hide it from the other seat.
-
-    >>> from ginrummy.rules import Rules
-    >>> h = new_hand(Rules(), dealer=1, deck=list(range(52)))
-    >>> _ = h.apply('pass'), h.apply('pass')
-    >>> h.apply('stock')
-    Step(seat=0, action=Action.parse('stock'), drawn=21)
-    """
-
-    seat: int
-    action: Action
-    #: The card drawn from the stock (hidden from the other seat), or -1.
-    drawn: int = -1
-
-
-def _build_step_maker() -> Callable[[int, Action, int], Step]:
-    """``make(seat, action, drawn)``: a new Step through its slot descriptors.
-
-    Why: one Step per action, and a frozen dataclass's ``__init__`` (``object.__setattr__``
-    by name) costs about twice as much as calling the three descriptors directly.
-    """
-    names = ("seat", "action", "drawn")
-    if tuple(f.name for f in fields(Step)) != names:
-        return Step
-    new = object.__new__
-    s0, s1, s2 = (Step.__dict__[name].__set__ for name in names)
-
-    def make(seat: int, action: Action, drawn: int) -> Step:
-        step: Step = new(Step)
-        s0(step, seat)
-        s1(step, action)
-        s2(step, drawn)
-        return step
-
-    return make
-
-
-_make_step = _build_step_maker()
+#: A refusal: (message in plain words with the numbers, rule name for programs), or None.
+Refusal = tuple[str, str] | None
 
 
 def _build_discard_tables() -> list[list[tuple[Action, ...]]]:
@@ -209,6 +144,8 @@ class Hand:
     positions: dict[tuple[int, int, tuple[Card, ...], int, int], int] = field(default_factory=dict)
     #: Per seat: cards the other seat saw it take from the discard pile.
     shown: list[int] = field(default_factory=lambda: [0, 0])
+    #: Per seat: what that seat has seen of the history, kept step by step (see observation).
+    infos: list[InfoState] = field(default_factory=lambda: [InfoState(0), InfoState(1)])
     # After a knock.
     knocker: int | None = None
     knock_discard: Card | None = None
@@ -338,6 +275,29 @@ class Hand:
             return 0
         return 1 << self.taken
 
+    def _layoff_free(self, seat: int) -> int:
+        """The defender's cards that may still be laid off: not in its melds, not laid off."""
+        rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
+        for c, _ in self.layoffs:
+            rest &= ~(1 << c)
+        return rest
+
+    def _layout_limit(self) -> int:
+        """Deadwood the knocker's layout may keep: 0 for gin or big gin, else the knock limit.
+
+        A knocker whose ten cards make gin lays them out as gin.
+        """
+        assert self.knocker is not None
+        return 0 if (self.big_gin or deadwood(self.hands[self.knocker]) == 0) else self.knock_limit
+
+    def _best_knock_deadwood(self, hand: int, exclude: int) -> int:
+        """Least deadwood after one face-down discard not in ``exclude`` (for messages)."""
+        return min(deadwood(hand & ~(1 << c)) for c in cards_of(hand & ~exclude))
+
+    def _meld_text(self, t: int) -> str:
+        m = self.knocker_melds[t] | self.laid_on[t]
+        return " ".join(card_str(c) for c in cards_of(m))
+
     def legal_actions(self) -> list[Action]:
         """Every action the player to act may take now, in integer order.
 
@@ -350,99 +310,22 @@ class Hand:
         >>> [str(a) for a in h.legal_actions()]
         ['stock']
         """
-        p = self.phase
-        seat = self.current
-        # The phases in the order of how often they come up in a hand.
-        if p is _P_DISCARD:
-            hand = self.hands[seat]
-            taken = self.taken
-            free = hand if taken is None or (self.rules.throw_back and not self.must_knock) else hand & ~(1 << taken)
-            if self.must_knock:
-                out = []
-            else:
-                d = _DISCARDS_IN_SUIT
-                out = [*d[0][free & 8191], *d[1][free >> 13 & 8191], *d[2][free >> 26 & 8191], *d[3][free >> 39]]
-            # Knock: deadwood of the 10 cards left after the face-down discard. The table
-            # search says at once whether any discard gets there (most turns none does).
-            limit = self.knock_limit
-            if min_deadwood_after_discard(hand) <= limit:
-                for c in cards_of(free):
-                    if deadwood(hand & ~(1 << c)) <= limit:
-                        out.append(KNOCK_ACTIONS[c])
-            if self.rules.big_gin and deadwood(hand) == 0:
-                out.append(BIG_GIN)
-            return out
-        if p is _P_DRAW:
-            if not self.stock_only and self._may_take_pile():
-                return [STOCK, PILE]
-            return [STOCK]
-        if p is _P_DEAL or p is _P_OVER:
-            return []
-        if p is _P_OFFER:
-            return [PILE, PASS]
-        if p is _P_LAST_CHANCE:
-            top = self.top_discard
-            assert top is not None
-            if self._can_knock_with(self.hands[seat] | 1 << top, 1 << top):
-                return [PILE, PASS]
-            return [PASS]
-        # After a knock: DONE (108) comes before every meld (109 + id) and layoff (438 + ...),
-        # and melds_in gives melds in id order, so each list is built in integer order.
-        if p is _P_LAYOUT:
-            rest = self.hands[seat] & ~self._laid_mask(self.knocker_melds)
-            limit = self._layout_limit()
-            out = [DONE] if points(rest) <= limit else []
-            for m in melds_in(rest):
-                # A meld is offered only if the rest can still get within the limit.
-                if deadwood(rest & ~m) <= limit:
-                    out.append(MELD_ACTIONS[m])
-            return out
-        if p is _P_DEFENDER_LAYOUT:
-            rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
-            return [DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)]]
-        if p is _P_LAYOFF:
-            out = [DONE]
-            rest = self._layoff_free(seat)
-            targets = [layoff_targets(m, laid) for m, laid in zip(self.knocker_melds, self.laid_on, strict=True)]
-            reach = 0
-            for x in targets:
-                reach |= x
-            for c in cards_of(rest & reach):
-                for t, x in enumerate(targets):
-                    if x >> c & 1:
-                        # Action.layoff also refuses a fifth target (no ten-card layout has one).
-                        out.append(LAYOFF_ACTIONS[c * MAX_LAYOFF_TARGETS + t] if t < MAX_LAYOFF_TARGETS else Action.layoff(c, t))
-            return out
-        raise AssertionError(p)
+        return _LEGAL[self.phase](self)
 
-    def _layoff_free(self, seat: int) -> int:
-        """The defender's cards that may still be laid off: not in its melds, not laid off."""
-        rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
-        for c, _ in self.layoffs:
-            rest &= ~(1 << c)
-        return rest
+    def refusal(self, action: Action) -> Refusal:
+        """Why ``action`` is not legal now, as (message, rule), or None if it is.
 
-    def _layout_limit(self) -> int:
-        """Deadwood the knocker's layout may keep: 0 for gin or big gin, else the knock limit."""
-        return 0 if (self.big_gin or self._must_gin) else self.knock_limit
-
-    @property
-    def _must_gin(self) -> bool:
-        """A knocker whose ten cards make gin lays them out as gin."""
-        assert self.knocker is not None
-        return deadwood(self.hands[self.knocker]) == 0
-
-    def legal_action_ints(self) -> list[int]:
-        return [int(a) for a in self.legal_actions()]
+        The phase's own check answers both questions at once: a legal action costs no
+        message, an illegal one gets the rule and its numbers.
+        """
+        return _REFUSE[self.phase](self, canonical(action))
 
     def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is among ``legal_actions()`` (without listing them)."""
         try:
-            self.verify(action)
-        except IllegalActionError:
+            return _REFUSE[self.phase](self, canonical(action)) is None
+        except NotationError:
             return False
-        return True
-
-    # ------------------------------------------------------------------ verification
 
     def verify(self, action: Action, seat: int | None = None) -> None:
         """Raise :class:`IllegalActionError` if ``action`` is not legal now; change nothing.
@@ -457,231 +340,15 @@ class Hand:
         ...
         ginrummy.errors.IllegalActionError: stock is not allowed now: first turn: player 0 takes the upcard (pile) or passes
         """
+        self._check(_canonical_or_refuse(action), seat)
+
+    def _check(self, a: Action, seat: int | None) -> None:
         if seat is not None and seat != self.current and self.phase is not _P_OVER:
             who = "nobody" if self.current == CHANCE else f"player {self.current}"
             raise IllegalActionError(f"not your turn: it is {who}'s turn to act, not player {seat}'s", rule="turn")
-        if self._legal_fast(action):
-            return
-        message, rule = self._why_illegal(action)
-        raise IllegalActionError(message, rule=rule)
-
-    def _legal_fast(self, a: Action) -> bool:
-        """The same answer as ``a in legal_actions()``, without listing them all.
-
-        Why: ``apply`` checks every action, and building the whole list again for that
-        doubled the engine's cost after a knock. Each kind is checked directly here. An
-        action of a kind the phase never offers cannot equal any legal action, so it is
-        refused at once; an action of the right kind is checked directly only if it is the
-        engine's own object for it (every constructor, ``from_int`` and ``parse`` return
-        those), and any other equal-valued copy takes the list, so the answer is exactly
-        that of ``a in legal_actions()`` for every ``Action``.
-        """
-        p = self.phase
-        k = a.kind
-        if p is _P_DISCARD:
-            if k is _K_DISCARD or k is _K_KNOCK:
-                c = a.card
-                if not (0 <= c < 52 and a is (DISCARD_ACTIONS if k is _K_DISCARD else KNOCK_ACTIONS)[c]):
-                    return a in self.legal_actions()
-                hand = self.hands[self.current]
-                if not hand >> c & 1 or (c == self.taken and self._no_discard_mask()):
-                    return False
-                if k is _K_DISCARD:
-                    return not self.must_knock
-                return deadwood(hand & ~(1 << c)) <= self.knock_limit
-            if k is _K_BIG_GIN:
-                if a is not BIG_GIN:
-                    return a in self.legal_actions()
-                return self.rules.big_gin and deadwood(self.hands[self.current]) == 0
-            return False
-        if p is _P_DRAW:
-            if k is _K_STOCK:
-                return a is STOCK or a in self.legal_actions()
-            if k is _K_PILE:
-                if a is not PILE:
-                    return a in self.legal_actions()
-                return not self.stock_only and self._may_take_pile()
-            return False
-        if p is _P_OFFER:
-            if k is _K_PILE or k is _K_PASS:
-                return a is PILE or a is PASS or a in self.legal_actions()
-            return False
-        if p is _P_LAST_CHANCE:
-            if k is _K_PASS:
-                return a is PASS or a in self.legal_actions()
-            if k is _K_PILE:
-                if a is not PILE:
-                    return a in self.legal_actions()
-                top = self.top_discard
-                assert top is not None
-                return self._can_knock_with(self.hands[self.current] | 1 << top, 1 << top)
-            return False
-        if p is _P_LAYOUT or p is _P_DEFENDER_LAYOUT:
-            if k is not _K_DONE and k is not _K_MELD:
-                return False
-            if a is not DONE and a is not MELD_ACTIONS.get(a.meld):
-                return a in self.legal_actions()
-            knocker = p is _P_LAYOUT
-            rest = self.hands[self.current] & ~self._laid_mask(self.knocker_melds if knocker else self.defender_melds)
-            if k is _K_DONE:
-                return not knocker or points(rest) <= self._layout_limit()
-            m = a.meld
-            if m & rest != m:
-                return False
-            return not knocker or deadwood(rest & ~m) <= self._layout_limit()
-        if p is _P_LAYOFF:
-            if k is _K_DONE:
-                return a is DONE or a in self.legal_actions()
-            if k is not _K_LAYOFF:
-                return False
-            c = a.card
-            t = a.target
-            if not (0 <= c < 52 and 0 <= t < MAX_LAYOFF_TARGETS and a is LAYOFF_ACTIONS[c * MAX_LAYOFF_TARGETS + t]):
-                return a in self.legal_actions()
-            if t >= len(self.knocker_melds) or not self._layoff_free(self.current) >> c & 1:
-                return False
-            return bool(layoff_targets(self.knocker_melds[t], self.laid_on[t]) >> c & 1)
-        return False
-
-    def _why_illegal(self, a: Action) -> tuple[str, str]:
-        """(message, rule) for an action that ``_legal_fast`` refused. Off the hot path."""
-        p = self.phase
-        k = a.kind
-        seat = self.current
-        if p is _P_OVER:
-            return f"{a} is not allowed: the hand is over", "hand_over"
-        if p is _P_DEAL:
-            return f"{a} is not allowed: the hand has not been dealt yet", "deal"
-        if k in (_K_DISCARD, _K_KNOCK, _K_LAYOFF) and not 0 <= a.card < 52:
-            return f"not a card: {a.card} (cards are 0..51)", "card"
-        if p is _P_OFFER:
-            return (
-                f"{a} is not allowed now: first turn: player {seat} takes the upcard (pile) or passes",
-                "upcard_offer",
-            )
-        if p is _P_DRAW:
-            if k is _K_PILE:
-                if self.stock_only:
-                    return (
-                        "cannot take the upcard: both players passed it, so the non-dealer draws from the stock",
-                        "upcard_offer",
-                    )
-                top = self.top_discard
-                if top is None:
-                    return "cannot take from the discard pile: it is empty", "draw"
-                return (
-                    f"cannot take {card_str(top)} back: you threw it first and it was thrown back, so you may take "
-                    f"it only to knock on this turn, and no discard then leaves deadwood at or under the knock "
-                    f"limit {self.knock_limit}",
-                    "throw_back",
-                )
-            return f"{a} is not allowed now: draw first, from the stock or the discard pile", "draw_first"
-        if p is _P_LAST_CHANCE:
-            if k is _K_PILE:
-                top = self.top_discard
-                assert top is not None
-                best = self._best_knock_deadwood(self.hands[seat] | 1 << top, 1 << top)
-                return (
-                    f"cannot take the last discard {card_str(top)}: it may be taken only to knock, and the best "
-                    f"knock with it leaves deadwood {best}, over the knock limit {self.knock_limit}",
-                    "last_chance",
-                )
-            return f"{a} is not allowed now: take the last discard to knock with it (pile), or pass", "last_chance"
-        if p is _P_DISCARD:
-            hand = self.hands[seat]
-            if k in (_K_DISCARD, _K_KNOCK):
-                c = a.card
-                verb = "knock with" if k is _K_KNOCK else "discard"
-                if not hand >> c & 1:
-                    return f"cannot {verb} {card_str(c)}: it is not in your hand", "not_in_hand"
-                if self._no_discard_mask() >> c & 1:
-                    return (
-                        f"cannot {verb} {card_str(c)}: it was just taken from the discard pile, and a card taken "
-                        "from the discard pile may not be discarded (face up or face down) on the same turn",
-                        "no_throw_back",
-                    )
-                if k is _K_DISCARD and self.must_knock:
-                    why = "the last discard" if self.stock_size <= self.rules.dead_hand_stock else "your own discard back"
-                    return (
-                        f"cannot discard {card_str(c)}: you took {why}, so you must knock (or go gin) on this turn",
-                        "must_knock",
-                    )
-                d = deadwood(hand & ~(1 << c))
-                if self.knock_limit == 0:
-                    return (
-                        f"cannot knock: deadwood {d} after discarding {card_str(c)}, and only gin (deadwood 0) "
-                        "ends a hand under these rules",
-                        "knock_limit",
-                    )
-                return (
-                    f"cannot knock: deadwood {d} is over the knock limit {self.knock_limit}"
-                    f" (after discarding {card_str(c)} face down)",
-                    "knock_limit",
-                )
-            if k is _K_BIG_GIN:
-                if not self.rules.big_gin:
-                    return "cannot go big gin: big gin is not played under these rules", "big_gin"
-                return (
-                    f"cannot go big gin: deadwood {deadwood(hand)}, big gin needs all {hand.bit_count()} cards in melds",
-                    "big_gin",
-                )
-            return f"{a} is not allowed now: discard a card (or knock)", "discard_first"
-        if p is _P_LAYOUT:
-            rest = self.hands[seat] & ~self._laid_mask(self.knocker_melds)
-            limit = self._layout_limit()
-            what = "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
-            if k is _K_DONE:
-                return f"cannot finish the layout: deadwood {points(rest)} is left and {what}", "layout"
-            if k is _K_MELD:
-                missing = a.meld & ~rest
-                if missing:
-                    return (
-                        f"cannot lay {meld_str(a.meld)}: {_cards_text(missing)} not free in your hand",
-                        "layout",
-                    )
-                return (
-                    f"cannot lay {meld_str(a.meld)}: the other cards would keep deadwood {deadwood(rest & ~a.meld)} "
-                    f"at best, and {what}",
-                    "layout",
-                )
-            return f"{a} is not allowed now: the knocker lays out melds, then done", "layout"
-        if p is _P_DEFENDER_LAYOUT:
-            if k is _K_MELD:
-                rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
-                return f"cannot lay {meld_str(a.meld)}: {_cards_text(a.meld & ~rest)} not free in your hand", "layout"
-            if k is _K_LAYOFF:
-                return "cannot lay off yet: lay out your own melds first, then done, then lay off", "layoff"
-            return f"{a} is not allowed now: lay out your melds, then done", "layout"
-        if p is _P_LAYOFF:
-            if k is _K_LAYOFF:
-                n = len(self.knocker_melds)
-                if a.target >= n:
-                    return f"cannot lay off on meld {a.target}: the knocker laid out {n} melds (0..{n - 1})", "layoff"
-                c = a.card
-                rest = self.hands[seat] & ~self._laid_mask(self.defender_melds)
-                if not self.hands[seat] >> c & 1:
-                    return f"cannot lay off {card_str(c)}: it is not in your hand", "not_in_hand"
-                if not rest >> c & 1:
-                    return f"cannot lay off {card_str(c)}: it is in one of your melds, not your deadwood", "layoff"
-                if any(x == c for x, _ in self.layoffs):
-                    return f"cannot lay off {card_str(c)}: it is already laid off", "layoff"
-                return (
-                    f"cannot lay off {card_str(c)} on {self._meld_text(a.target)}: it does not extend that meld "
-                    "(a fourth card on a set, or the next card at either end of a run)",
-                    "layoff",
-                )
-            if k is _K_MELD:
-                return "cannot lay a meld now: your layout is done; lay off cards or say done", "layout"
-            return f"{a} is not allowed now: lay off cards on the knocker's melds, then done", "layoff"
-        return f"{a} is not allowed in phase {p.value}", "phase"
-
-    def _best_knock_deadwood(self, hand: int, exclude: int) -> int:
-        """Least deadwood after one face-down discard not in ``exclude`` (for messages)."""
-        return min(deadwood(hand & ~(1 << c)) for c in cards_of(hand & ~exclude))
-
-    def _meld_text(self, t: int) -> str:
-        m = self.knocker_melds[t] | self.laid_on[t]
-        return " ".join(card_str(c) for c in cards_of(m))
+        why = _REFUSE[self.phase](self, a)
+        if why is not None:
+            raise IllegalActionError(why[0], rule=why[1])
 
     # ------------------------------------------------------------------ acting
 
@@ -704,10 +371,9 @@ class Hand:
                 action = Action.from_int(action)
             else:
                 raise NotationError(f"not an action: {action!r}")
-        if seat is not None and seat != self.current and self.phase is not _P_OVER:
-            self.verify(action, seat)  # raises the turn error
-        if not self._legal_fast(action):
-            self.verify(action)  # raises with the rule and its numbers
+        else:
+            action = _canonical_or_refuse(action)
+        self._check(action, seat)
         return self._do(action)
 
     def apply_unchecked(self, action: Action) -> Step:
@@ -718,99 +384,21 @@ class Hand:
         last discard to knock, can fail the check on cards the seat cannot see. Everything
         the seat can check is checked later (the knock at its layout).
         """
-        return self._do(action)
+        return self._do(canonical(action))
 
     def _do(self, a: Action) -> Step:
+        """Play a checked action: the phase's handler changes the state, then the history and
+        both seats' information states record it."""
         seat = self.current
-        k = a.kind
-        drawn = -1
-        p = self.phase
-        # The phases in the order of how often they come up.
-        if p is _P_DISCARD:
-            if k is _K_DISCARD:
-                self.hands[seat] &= ~(1 << a.card)
-                self.pile.append(a.card)
-                if a.card != self.taken:
-                    # The first thrower of a card that is thrown straight back (throw-back
-                    # variant) stays on record: they may take it back only to knock.
-                    self.first_thrower[a.card] = seat
-                self.taken = None
-                self.must_knock = False
-                if len(self.stock) <= self.rules.dead_hand_stock:
-                    # Dead hand: the stock is down to its last cards and nobody knocked.
-                    if self.rules.last_chance:
-                        self.phase = _P_LAST_CHANCE
-                        self.current = 1 - seat
-                    else:
-                        self._end(DEAD_HAND)
-                elif self._repeated(1 - seat):
-                    # Players who only trade discards could go on for ever; the seeds are
-                    # silent, so (a decision of ours) a position reached for the third time
-                    # ends the hand like the stock running down.
-                    self._end(DEAD_HAND)
-                else:
-                    self.phase = _P_DRAW
-                    self.current = 1 - seat
-            elif k is _K_KNOCK:
-                self.hands[seat] &= ~(1 << a.card)
-                self.knock_discard = a.card  # face down: the defender never sees it
-                self._start_layout(seat)
-            else:
-                self.big_gin = True
-                self._start_layout(seat)
-        elif p is _P_DRAW:
-            if k is _K_STOCK:
-                drawn = self.stock.pop()
-                self.hands[seat] |= 1 << drawn
-                self.taken = None
-                self.phase = _P_DISCARD
-            else:
-                self._take_pile(seat)
-                top = self.taken
-                if self.rules.throw_back and top is not None and self.first_thrower.get(top) == seat:
-                    self.must_knock = True
-            self.stock_only = False
-        elif p is _P_OFFER:
-            if k is _K_PILE:
-                self._take_pile(seat)
-            else:
-                self.offer_passes += 1
-                if self.offer_passes == 1:
-                    self.current = self.dealer
-                else:
-                    # Both passed: the non-dealer draws from the stock.
-                    self.phase = _P_DRAW
-                    self.current = self.non_dealer
-                    self.stock_only = True
-        elif p is _P_LAST_CHANCE:
-            if k is _K_PILE:
-                self._take_pile(seat)
-                self.must_knock = True
-            else:
-                self._end(DEAD_HAND)
-        elif p is _P_LAYOUT:
-            if k is _K_MELD:
-                self.knocker_melds.append(a.meld)
-                self.laid_on.append(0)
-            else:
-                self.phase = _P_DEFENDER_LAYOUT
-                self.current = 1 - seat
-        elif p is _P_DEFENDER_LAYOUT:
-            if k is _K_MELD:
-                self.defender_melds.append(a.meld)
-            elif self.knocker_deadwood() == 0:
-                # Nothing is laid off against gin.
-                self._score()
-            else:
-                self.phase = _P_LAYOFF
-        elif p is _P_LAYOFF:
-            if k is _K_LAYOFF:
-                self.layoffs.append((a.card, a.target))
-                self.laid_on[a.target] |= 1 << a.card
-            else:
-                self._score()
-        step = _make_step(seat, a, drawn)
+        pile = self.pile
+        top = pile[-1] if pile else -1
+        drawn = _ACT[self.phase](self, a, seat)
+        step = make_step(seat, a, drawn)
         self.history.append(step)
+        k = a.kind
+        # The event's card: the stock card for its drawer, the pile card taken (face up).
+        card = drawn if k is _K_STOCK else top if k is _K_PILE else a.card
+        record_step(self.infos, seat, k, card, a.meld, a.target, top)
         return step
 
     def _repeated(self, to_draw: int) -> bool:
@@ -857,18 +445,13 @@ class Hand:
     # ------------------------------------------------------------------ automatic play
 
     def auto_layout(self) -> list[Action]:
-        """The knocker's default layout: lowest deadwood, then fewest possible layoffs.
+        """The knocker's default layout (:func:`ginrummy.layout.layout_action`): lowest
+        deadwood, then fewest possible layoffs among the cards the knocker has not seen.
 
-        Legal actions to apply in order (melds, then ``done``). Layoff exposure is judged
-        only on cards the knocker has not seen, so it uses no hidden information.
+        Legal actions to apply in order (melds, then ``done``).
         """
-        assert self.phase is _P_LAYOUT and self.knocker is not None
-        hand = self.hands[self.knocker] & ~self._laid_mask(self.knocker_melds)
-        limit = self._layout_limit()
-        seen = self.seen_by(self.knocker)
-        choice = knocker_choice(hand, limit, hidden=FULL_DECK & ~seen)
-        assert choice is not None
-        return [Action.lay_meld(m) for m in choice[1]] + [DONE]
+        assert self.phase is _P_LAYOUT
+        return self._auto_layout()
 
     def auto_defense(self) -> list[Action]:
         """The defender's lowest count: own melds, done, then layoffs (none against gin), done.
@@ -876,28 +459,23 @@ class Hand:
         RULES.md: the lowest count is the defender's to take, offered automatically; by
         hand any legal melds and layoffs are allowed too.
         """
-        assert self.phase is _P_DEFENDER_LAYOUT and self.knocker is not None
-        d = 1 - self.knocker
-        hand = self.hands[d] & ~self._laid_mask(self.defender_melds)
-        if self.knocker_deadwood() == 0:
-            _, melds = best_arrangement(hand)
-            return [Action.lay_meld(m) for m in melds] + [DONE]
-        defense = best_defense(hand, self.knocker_melds)
-        return (
-            [Action.lay_meld(m) for m in defense.melds]
-            + [DONE]
-            + [Action.layoff(c, t) for c, t in defense.layoffs]
-            + [DONE]
-        )
+        assert self.phase is _P_DEFENDER_LAYOUT
+        return self._auto_layout()
+
+    def _auto_layout(self) -> list[Action]:
+        """The default layout actions of the seat laying out now, played on a copy."""
+        h = self.clone()
+        seat = h.current
+        out = []
+        while h.current == seat and h.phase in LAYOUT_PHASES:
+            a = layout_action(observe(h, seat))
+            out.append(a)
+            h._do(a)
+        return out
 
     def seen_by(self, seat: int) -> int:
-        """Cards a seat has seen: its hand, the discard pile, the opponent's shown cards."""
-        m = self.hands[seat] | self.shown[1 - seat] & self.hands[1 - seat]
-        for c in self.pile:
-            m |= 1 << c
-        if self.knock_discard is not None and self.knocker == seat:
-            m |= 1 << self.knock_discard
-        return m
+        """Cards whose place ``seat`` knows (:attr:`SeatView.seen`)."""
+        return observe(self, seat).seen
 
     def knock_arrangements(self) -> list[tuple[int, list[int]]]:
         """Every layout the knocker may choose now (deadwood, melds)."""
@@ -929,16 +507,14 @@ class Hand:
         h = Hand(self.rules, self.dealer)
         for name in self.__dataclass_fields__:
             v = getattr(self, name)
-            if isinstance(v, list):
+            if name == "infos":
+                v = [info.copy() for info in v]
+            elif isinstance(v, list):
                 v = list(v)
             elif isinstance(v, dict):
                 v = dict(v)
             setattr(h, name, v)
         return h
-
-    def play_out(self, actions: Iterable[Action | str | int]) -> None:
-        for a in actions:
-            self.apply(a)
 
     def card_count_check(self) -> bool:
         """All 52 cards accounted for: hands, stock, pile, face-down knock discard."""
@@ -948,6 +524,418 @@ class Hand:
             seen |= 1 << c
             total += 1
         return (self.phase is _P_DEAL) or (seen == FULL_DECK and total == 52)
+
+
+def _canonical_or_refuse(action: Action) -> Action:
+    """The table's object for a hand-made action; one that names no action is refused."""
+    try:
+        return canonical(action)
+    except NotationError as e:
+        raise IllegalActionError(str(e), rule="card" if "card" in str(e) else "action") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# One handler per phase: what is legal (listed, and checked with the refusal's reason in one
+# place) and what an action does. ``Hand`` dispatches on its phase through the tables below.
+# ---------------------------------------------------------------------------------------------
+
+# -- the first-turn upcard offer
+
+
+def _offer_legal(h: Hand) -> list[Action]:
+    return [PILE, PASS]
+
+
+def _offer_refuse(h: Hand, a: Action) -> Refusal:
+    if a is PILE or a is PASS:
+        return None
+    return f"{a} is not allowed now: first turn: player {h.current} takes the upcard (pile) or passes", "upcard_offer"
+
+
+def _offer_act(h: Hand, a: Action, seat: int) -> int:
+    if a is PILE:
+        h._take_pile(seat)
+    else:
+        h.offer_passes += 1
+        if h.offer_passes == 1:
+            h.current = h.dealer
+        else:
+            # Both passed: the non-dealer draws from the stock.
+            h.phase = _P_DRAW
+            h.current = h.non_dealer
+            h.stock_only = True
+    return -1
+
+
+# -- the draw
+
+
+def _draw_legal(h: Hand) -> list[Action]:
+    if not h.stock_only and h._may_take_pile():
+        return [STOCK, PILE]
+    return [STOCK]
+
+
+def _draw_refuse(h: Hand, a: Action) -> Refusal:
+    if a is STOCK:
+        return None
+    if a is PILE:
+        if h.stock_only:
+            return "cannot take the upcard: both players passed it, so the non-dealer draws from the stock", "upcard_offer"
+        top = h.top_discard
+        if top is None:
+            return "cannot take from the discard pile: it is empty", "draw"
+        if h._may_take_pile():
+            return None
+        return (
+            f"cannot take {card_str(top)} back: you threw it first and it was thrown back, so you may take "
+            f"it only to knock on this turn, and no discard then leaves deadwood at or under the knock "
+            f"limit {h.knock_limit}",
+            "throw_back",
+        )
+    return f"{a} is not allowed now: draw first, from the stock or the discard pile", "draw_first"
+
+
+def _draw_act(h: Hand, a: Action, seat: int) -> int:
+    drawn = -1
+    if a is STOCK:
+        drawn = h.stock.pop()
+        h.hands[seat] |= 1 << drawn
+        h.taken = None
+        h.phase = _P_DISCARD
+    else:
+        h._take_pile(seat)
+        top = h.taken
+        if h.rules.throw_back and top is not None and h.first_thrower.get(top) == seat:
+            h.must_knock = True
+    h.stock_only = False
+    return drawn
+
+
+# -- the discard (or knock, or big gin)
+
+
+def _discard_legal(h: Hand) -> list[Action]:
+    hand = h.hands[h.current]
+    free = hand & ~h._no_discard_mask()
+    if h.must_knock:
+        out = []
+    else:
+        d = _DISCARDS_IN_SUIT
+        out = [*d[0][free & 8191], *d[1][free >> 13 & 8191], *d[2][free >> 26 & 8191], *d[3][free >> 39]]
+    # Knock: deadwood of the 10 cards left after the face-down discard. The table search
+    # says at once whether any discard gets there (most turns none does).
+    limit = h.knock_limit
+    if min_deadwood_after_discard(hand) <= limit:
+        for c in cards_of(free):
+            if deadwood(hand & ~(1 << c)) <= limit:
+                out.append(KNOCK_ACTIONS[c])
+    if h.rules.big_gin and deadwood(hand) == 0:
+        out.append(BIG_GIN)
+    return out
+
+
+def _discard_refuse(h: Hand, a: Action) -> Refusal:
+    k = a.kind
+    hand = h.hands[h.current]
+    if k is _K_DISCARD or k is _K_KNOCK:
+        c = a.card
+        verb = "knock with" if k is _K_KNOCK else "discard"
+        if not hand >> c & 1:
+            return f"cannot {verb} {card_str(c)}: it is not in your hand", "not_in_hand"
+        if h._no_discard_mask() >> c & 1:
+            return (
+                f"cannot {verb} {card_str(c)}: it was just taken from the discard pile, and a card taken "
+                "from the discard pile may not be discarded (face up or face down) on the same turn",
+                "no_throw_back",
+            )
+        if k is _K_DISCARD:
+            if not h.must_knock:
+                return None
+            why = "the last discard" if h.stock_size <= h.rules.dead_hand_stock else "your own discard back"
+            return f"cannot discard {card_str(c)}: you took {why}, so you must knock (or go gin) on this turn", "must_knock"
+        d = deadwood(hand & ~(1 << c))
+        if d <= h.knock_limit:
+            return None
+        if h.knock_limit == 0:
+            return (
+                f"cannot knock: deadwood {d} after discarding {card_str(c)}, and only gin (deadwood 0) "
+                "ends a hand under these rules",
+                "knock_limit",
+            )
+        return (
+            f"cannot knock: deadwood {d} is over the knock limit {h.knock_limit} (after discarding {card_str(c)} face down)",
+            "knock_limit",
+        )
+    if k is _K_BIG_GIN:
+        if not h.rules.big_gin:
+            return "cannot go big gin: big gin is not played under these rules", "big_gin"
+        d = deadwood(hand)
+        if d == 0:
+            return None
+        return f"cannot go big gin: deadwood {d}, big gin needs all {hand.bit_count()} cards in melds", "big_gin"
+    return f"{a} is not allowed now: discard a card (or knock)", "discard_first"
+
+
+def _discard_act(h: Hand, a: Action, seat: int) -> int:
+    k = a.kind
+    if k is _K_DISCARD:
+        c = a.card
+        h.hands[seat] &= ~(1 << c)
+        h.pile.append(c)
+        if c != h.taken:
+            # The first thrower of a card that is thrown straight back (throw-back variant)
+            # stays on record: they may take it back only to knock.
+            h.first_thrower[c] = seat
+        h.taken = None
+        h.must_knock = False
+        if len(h.stock) <= h.rules.dead_hand_stock:
+            # Dead hand: the stock is down to its last cards and nobody knocked.
+            if h.rules.last_chance:
+                h.phase = _P_LAST_CHANCE
+                h.current = 1 - seat
+            else:
+                h._end(DEAD_HAND)
+        elif h._repeated(1 - seat):
+            # Players who only trade discards could go on for ever; the seeds are silent, so
+            # (a decision of ours) a position reached for the third time ends the hand like
+            # the stock running down.
+            h._end(DEAD_HAND)
+        else:
+            h.phase = _P_DRAW
+            h.current = 1 - seat
+    elif k is _K_KNOCK:
+        h.hands[seat] &= ~(1 << a.card)
+        h.knock_discard = a.card  # face down: the defender never sees it
+        h._start_layout(seat)
+    else:
+        h.big_gin = True
+        h._start_layout(seat)
+    return -1
+
+
+# -- the last-chance offer (variant): the last discard may be taken only to knock
+
+
+def _last_chance_legal(h: Hand) -> list[Action]:
+    return [PILE, PASS] if _last_chance_take(h) is None else [PASS]
+
+
+def _last_chance_take(h: Hand) -> Refusal:
+    top = h.top_discard
+    assert top is not None
+    hand = h.hands[h.current] | 1 << top
+    if h._can_knock_with(hand, 1 << top):
+        return None
+    return (
+        f"cannot take the last discard {card_str(top)}: it may be taken only to knock, and the best "
+        f"knock with it leaves deadwood {h._best_knock_deadwood(hand, 1 << top)}, over the knock limit {h.knock_limit}",
+        "last_chance",
+    )
+
+
+def _last_chance_refuse(h: Hand, a: Action) -> Refusal:
+    if a is PASS:
+        return None
+    if a is PILE:
+        return _last_chance_take(h)
+    return f"{a} is not allowed now: take the last discard to knock with it (pile), or pass", "last_chance"
+
+
+def _last_chance_act(h: Hand, a: Action, seat: int) -> int:
+    if a is PILE:
+        h._take_pile(seat)
+        h.must_knock = True
+    else:
+        h._end(DEAD_HAND)
+    return -1
+
+
+# -- the knocker's layout
+
+
+def _layout_legal(h: Hand) -> list[Action]:
+    # DONE (108) comes before every meld (109 + id), and melds_in gives melds in id order, so
+    # the list is in integer order.
+    rest = h.hands[h.current] & ~h._laid_mask(h.knocker_melds)
+    limit = h._layout_limit()
+    out = [DONE] if points(rest) <= limit else []
+    for m in melds_in(rest):
+        # A meld is offered only if the rest can still get within the limit.
+        if deadwood(rest & ~m) <= limit:
+            out.append(MELD_ACTIONS[m])
+    return out
+
+
+def _layout_refuse(h: Hand, a: Action) -> Refusal:
+    k = a.kind
+    if k is not _K_DONE and k is not _K_MELD:
+        return f"{a} is not allowed now: the knocker lays out melds, then done", "layout"
+    rest = h.hands[h.current] & ~h._laid_mask(h.knocker_melds)
+    limit = h._layout_limit()
+    what = "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
+    if k is _K_DONE:
+        left = points(rest)
+        return None if left <= limit else (f"cannot finish the layout: deadwood {left} is left and {what}", "layout")
+    missing = a.meld & ~rest
+    if missing:
+        return f"cannot lay {meld_str(a.meld)}: {_cards_text(missing)} not free in your hand", "layout"
+    best = deadwood(rest & ~a.meld)
+    if best <= limit:
+        return None
+    return f"cannot lay {meld_str(a.meld)}: the other cards would keep deadwood {best} at best, and {what}", "layout"
+
+
+def _layout_act(h: Hand, a: Action, seat: int) -> int:
+    if a is DONE:
+        h.phase = _P_DEFENDER_LAYOUT
+        h.current = 1 - seat
+    else:
+        h.knocker_melds.append(a.meld)
+        h.laid_on.append(0)
+    return -1
+
+
+# -- the defender's own melds
+
+
+def _defender_legal(h: Hand) -> list[Action]:
+    rest = h.hands[h.current] & ~h._laid_mask(h.defender_melds)
+    return [DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)]]
+
+
+def _defender_refuse(h: Hand, a: Action) -> Refusal:
+    k = a.kind
+    if k is _K_DONE:
+        return None
+    if k is _K_MELD:
+        rest = h.hands[h.current] & ~h._laid_mask(h.defender_melds)
+        missing = a.meld & ~rest
+        return None if not missing else (f"cannot lay {meld_str(a.meld)}: {_cards_text(missing)} not free in your hand", "layout")
+    if k is _K_LAYOFF:
+        return "cannot lay off yet: lay out your own melds first, then done, then lay off", "layoff"
+    return f"{a} is not allowed now: lay out your melds, then done", "layout"
+
+
+def _defender_act(h: Hand, a: Action, seat: int) -> int:
+    if a is not DONE:
+        h.defender_melds.append(a.meld)
+    elif h.knocker_deadwood() == 0:
+        # Nothing is laid off against gin.
+        h._score()
+    else:
+        h.phase = _P_LAYOFF
+    return -1
+
+
+# -- the defender's layoffs
+
+
+def _layoff_legal(h: Hand) -> list[Action]:
+    # DONE (108) comes before every layoff (438 + 4 * card + meld), listed card by card.
+    out = [DONE]
+    rest = h._layoff_free(h.current)
+    targets = [layoff_targets(m, laid) for m, laid in zip(h.knocker_melds, h.laid_on, strict=True)]
+    reach = 0
+    for x in targets:
+        reach |= x
+    for c in cards_of(rest & reach):
+        for t, x in enumerate(targets):
+            if x >> c & 1:
+                # Action.layoff also refuses a fifth target (no ten-card layout has one).
+                out.append(LAYOFF_ACTIONS[c * MAX_LAYOFF_TARGETS + t] if t < MAX_LAYOFF_TARGETS else Action.layoff(c, t))
+    return out
+
+
+def _layoff_refuse(h: Hand, a: Action) -> Refusal:
+    k = a.kind
+    if k is _K_DONE:
+        return None
+    if k is _K_MELD:
+        return "cannot lay a meld now: your layout is done; lay off cards or say done", "layout"
+    if k is not _K_LAYOFF:
+        return f"{a} is not allowed now: lay off cards on the knocker's melds, then done", "layoff"
+    c, t = a.card, a.target
+    n = len(h.knocker_melds)
+    if t >= n:
+        return f"cannot lay off on meld {t}: the knocker laid out {n} melds (0..{n - 1})", "layoff"
+    seat = h.current
+    if not h.hands[seat] >> c & 1:
+        return f"cannot lay off {card_str(c)}: it is not in your hand", "not_in_hand"
+    if h._laid_mask(h.defender_melds) >> c & 1:
+        return f"cannot lay off {card_str(c)}: it is in one of your melds, not your deadwood", "layoff"
+    if any(x == c for x, _ in h.layoffs):
+        return f"cannot lay off {card_str(c)}: it is already laid off", "layoff"
+    if layoff_targets(h.knocker_melds[t], h.laid_on[t]) >> c & 1:
+        return None
+    return (
+        f"cannot lay off {card_str(c)} on {h._meld_text(t)}: it does not extend that meld "
+        "(a fourth card on a set, or the next card at either end of a run)",
+        "layoff",
+    )
+
+
+def _layoff_act(h: Hand, a: Action, seat: int) -> int:
+    if a is DONE:
+        h._score()
+    else:
+        h.layoffs.append((a.card, a.target))
+        h.laid_on[a.target] |= 1 << a.card
+    return -1
+
+
+# -- before the deal and after the end nothing is legal
+
+
+def _none_legal(h: Hand) -> list[Action]:
+    return []
+
+
+def _deal_refuse(h: Hand, a: Action) -> Refusal:
+    return f"{a} is not allowed: the hand has not been dealt yet", "deal"
+
+
+def _over_refuse(h: Hand, a: Action) -> Refusal:
+    return f"{a} is not allowed: the hand is over", "hand_over"
+
+
+def _no_act(h: Hand, a: Action, seat: int) -> int:
+    raise IllegalActionError(f"{a} is not allowed in phase {h.phase.value}", rule="phase")
+
+
+_LEGAL: dict[Phase, Callable[[Hand], list[Action]]] = {
+    _P_DEAL: _none_legal,
+    _P_OFFER: _offer_legal,
+    _P_DRAW: _draw_legal,
+    _P_DISCARD: _discard_legal,
+    _P_LAST_CHANCE: _last_chance_legal,
+    _P_LAYOUT: _layout_legal,
+    _P_DEFENDER_LAYOUT: _defender_legal,
+    _P_LAYOFF: _layoff_legal,
+    _P_OVER: _none_legal,
+}
+_REFUSE: dict[Phase, Callable[[Hand, Action], Refusal]] = {
+    _P_DEAL: _deal_refuse,
+    _P_OFFER: _offer_refuse,
+    _P_DRAW: _draw_refuse,
+    _P_DISCARD: _discard_refuse,
+    _P_LAST_CHANCE: _last_chance_refuse,
+    _P_LAYOUT: _layout_refuse,
+    _P_DEFENDER_LAYOUT: _defender_refuse,
+    _P_LAYOFF: _layoff_refuse,
+    _P_OVER: _over_refuse,
+}
+_ACT: dict[Phase, Callable[[Hand, Action, int], int]] = {
+    _P_DEAL: _no_act,
+    _P_OFFER: _offer_act,
+    _P_DRAW: _draw_act,
+    _P_DISCARD: _discard_act,
+    _P_LAST_CHANCE: _last_chance_act,
+    _P_LAYOUT: _layout_act,
+    _P_DEFENDER_LAYOUT: _defender_act,
+    _P_LAYOFF: _layoff_act,
+    _P_OVER: _no_act,
+}
 
 
 def _cards_text(mask: int) -> str:
@@ -965,3 +953,7 @@ def new_hand(rules: Rules, dealer: int, deck: Sequence[Card] | None = None, seed
     h = Hand(rules, dealer)
     h.deal(deck, random.Random(seed) if deck is None else None)
     return h
+
+
+# Phase and Step are re-exported until every caller imports them from ginrummy.events.
+__all__ = ["CHANCE", "Hand", "Phase", "Refusal", "Step", "new_hand"]

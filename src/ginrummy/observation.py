@@ -21,32 +21,105 @@ the layoffs start. The knocker's face-down discard stays hidden from the defende
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .actions import Action, Kind
 from .cards import card_str, cards_of
+from .events import Event, Phase, make_event, slot_maker
 from .rules import Rules
 
-if TYPE_CHECKING:
-    from .hand import Hand, Phase
+_K_DISCARD = Kind.DISCARD
+_K_KNOCK = Kind.KNOCK
+_K_PASS = Kind.PASS
+_K_PILE = Kind.PILE
+_K_STOCK = Kind.STOCK
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One step of the hand as a seat saw it. ``card`` is -1 where the seat may not see it."""
+class InfoState:
+    """What one seat has seen of a hand's history, kept step by step.
 
-    seat: int
-    kind: Kind
-    card: int = -1
-    meld: int = 0
-    target: int = -1
+    The engine records each step here as it plays it (:meth:`record`), so a view costs the
+    same at the hundredth move as at the first. Besides the seat's events it keeps what a
+    player reasons about the opponent from: the cards it discarded and took from the pile,
+    the face-up cards it passed over (an upcard passed, a top discard left for the stock),
+    and how often it drew from the stock. Tuples are made once per step, on demand.
+    """
 
-    def text(self) -> str:
-        if self.kind is Kind.STOCK:
-            return f"stock {card_str(self.card)}" if self.card >= 0 else "stock"
-        if self.kind is Kind.KNOCK:
-            return f"knock {card_str(self.card)}" if self.card >= 0 else "knock"
-        return str(Action(self.kind, self.card, self.meld, self.target))
+    __slots__ = ("seat", "_events", "_discards", "_taken", "_declined", "stock_draws", "_cache")
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self._events: list[Event] = []
+        self._discards: list[int] = []
+        self._taken: list[int] = []
+        self._declined: list[int] = []
+        #: How often the opponent drew from the stock.
+        self.stock_draws = 0
+        self._cache: tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
+
+    def record(self, event: Event, top: int) -> None:
+        """Add one step as this seat saw it; ``top`` is the face-up pile card the step
+        faced (taken, passed or left for the stock), or -1."""
+        self._events.append(event)
+        self._cache = None
+        if event.seat == self.seat:
+            return
+        k = event.kind
+        if k is _K_DISCARD:
+            self._discards.append(event.card)
+        elif k is _K_PILE:
+            self._taken.append(event.card)
+        elif k is _K_STOCK:
+            self.stock_draws += 1
+            if top >= 0:
+                self._declined.append(top)
+        elif k is _K_PASS and top >= 0:
+            self._declined.append(top)
+
+    def snapshot(self) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """(events, opponent discards, opponent pile takes, opponent declines) as tuples."""
+        snap = self._cache
+        if snap is None:
+            snap = self._cache = (tuple(self._events), tuple(self._discards), tuple(self._taken), tuple(self._declined))
+        return snap
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InfoState):
+            return NotImplemented
+        return (self.seat, self.stock_draws, self.snapshot()) == (other.seat, other.stock_draws, other.snapshot())
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def copy(self) -> InfoState:
+        other = InfoState(self.seat)
+        other._events = list(self._events)
+        other._discards = list(self._discards)
+        other._taken = list(self._taken)
+        other._declined = list(self._declined)
+        other.stock_draws = self.stock_draws
+        other._cache = self._cache
+        return other
+
+
+def record_step(infos: list[InfoState], seat: int, kind: Kind, card: int, meld: int, target: int, top: int) -> None:
+    """Record one step in both seats' information states, hiding what the other seat may not see.
+
+    ``card`` is the step's card as its actor saw it: the stock card drawn, the knock's
+    face-down discard, the pile card taken. A public step gives one event both seats share.
+    """
+    if kind is _K_STOCK or kind is _K_KNOCK:
+        own = make_event(seat, kind, card, 0, -1)
+        other = _HIDDEN[seat][0 if kind is _K_STOCK else 1]
+        infos[seat].record(own, top)
+        infos[1 - seat].record(other, top)
+        return
+    ev = make_event(seat, kind, card, meld, target)
+    infos[0].record(ev, top)
+    infos[1].record(ev, top)
+
+
+#: Per seat, what the other seat sees of its stock draw and of its knock: no card.
+_HIDDEN = tuple((Event(seat, Kind.STOCK, -1), Event(seat, Kind.KNOCK, -1)) for seat in (0, 1))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +153,14 @@ class SeatView:
     result: Any
     #: The game score so far (toward the target), by seat; (0, 0) outside a game.
     scores: tuple[int, int] = (0, 0)
+    #: The opponent's face-up discards, in order.
+    opponent_discards: tuple[int, ...] = ()
+    #: The cards the opponent took from the discard pile, in order (held or not).
+    opponent_taken: tuple[int, ...] = ()
+    #: Face-up cards the opponent passed over: an upcard passed, a top discard left for the stock.
+    opponent_declined: tuple[int, ...] = ()
+    #: How often the opponent drew from the stock.
+    opponent_stock_draws: int = 0
 
     @property
     def my_turn(self) -> bool:
@@ -88,6 +169,17 @@ class SeatView:
     @property
     def opponent(self) -> int:
         return 1 - self.seat
+
+    @property
+    def seen(self) -> int:
+        """Cards whose place this seat knows: its hand, the discard pile, the opponent's known
+        cards and its own face-down knock discard. Any other card may be the opponent's."""
+        m = self.hand | self.opponent_known
+        for c in self.pile:
+            m |= 1 << c
+        if self.knock_discard is not None:
+            m |= 1 << self.knock_discard
+        return m
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for a server message or a log."""
@@ -123,67 +215,120 @@ class SeatView:
         }
 
 
-def observe(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatView:
-    """Build ``seat``'s view of ``hand``: what that seat may see, and nothing else."""
-    from .hand import Phase
+_VIEW_FIELDS = (
+    "seat", "dealer", "phase", "current", "rules", "knock_limit", "hand", "opponent_size", "opponent_known", "pile",
+    "upcard", "stock_size", "taken", "must_knock", "legal", "events", "knocker", "knock_discard", "knocker_melds",
+    "laid_on", "defender_melds", "layoffs", "result", "scores", "opponent_discards", "opponent_taken",
+    "opponent_declined", "opponent_stock_draws",
+)
+#: A new SeatView from its fields in order, a third of the time of ``SeatView(...)`` (see slot_maker).
+_make_view: Any = slot_maker(SeatView, _VIEW_FIELDS)
 
+
+class Table(Protocol):
+    """The parts of a hand's state a view is read from (:class:`ginrummy.hand.Hand` has them)."""
+
+    rules: Rules
+    dealer: int
+    phase: Phase
+    current: int
+    hands: list[int]
+    stock: list[int]
+    pile: list[int]
+    upcard: int | None
+    knock_limit: int
+    taken: int | None
+    must_knock: bool
+    shown: list[int]
+    infos: list[InfoState]
+    knocker: int | None
+    knock_discard: int | None
+    knocker_melds: list[int]
+    laid_on: list[int]
+    defender_melds: list[int]
+    layoffs: list[tuple[int, int]]
+    result: Any
+
+    def legal_actions(self) -> list[Action]: ...
+
+
+_P_LAYOUT = Phase.LAYOUT
+_P_LAYOFF = Phase.LAYOFF
+_P_OVER = Phase.OVER
+
+
+def opponent_known(hand: Table, seat: int) -> int:
+    """The opponent's cards ``seat`` has seen and that are still in play for it.
+
+    Taken face up from the pile (a card the knocker then discarded face down stays known
+    until its hand is face up, when its absence shows), melds already on the table, and the
+    whole hand once its owner has finished laying it out after a knock: the knocker's when
+    the defender starts, the defender's when the layoffs start.
+    """
+    opp = 1 - seat
+    opp_hand = hand.hands[opp]
+    shown = hand.shown[opp]
+    known = shown & opp_hand
+    knocker = hand.knocker
+    if knocker is None:
+        return known
+    phase = hand.phase
+    if knocker == opp:
+        if hand.knock_discard is not None:
+            known |= shown & 1 << hand.knock_discard
+        if phase is not _P_LAYOUT:
+            return opp_hand
+        melds = hand.knocker_melds
+    else:
+        if phase is _P_LAYOFF or phase is _P_OVER:
+            return opp_hand
+        melds = hand.defender_melds
+    for m in melds:
+        known |= m & opp_hand
+    return known
+
+
+def observe(hand: Table, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatView:
+    """Build ``seat``'s view of ``hand``: what that seat may see, and nothing else.
+
+    Its cost does not grow with the hand's length: the history part comes from the seat's
+    :class:`InfoState`, which the engine keeps up to date.
+    """
     if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
-    opp = 1 - seat
-    phase = hand.phase
-    known = hand.shown[opp] & hand.hands[opp]
-    if hand.knocker == opp and hand.knock_discard is not None:
-        # The knock discard goes face down: a card this seat saw the knocker take stays known
-        # until the knocker's hand is face up; only then does its absence show.
-        known |= hand.shown[opp] & 1 << hand.knock_discard
-    if hand.knocker is not None:
-        # After a knock each hand goes face up once its owner has finished laying it out
-        # (melds apart from deadwood): the knocker's when the defender starts, the
-        # defender's when layoffs start. Melds already on the table are public before that.
-        if opp == hand.knocker:
-            revealed = phase is not Phase.LAYOUT
-            melds = hand.knocker_melds
-        else:
-            revealed = phase is Phase.LAYOFF or phase is Phase.OVER
-            melds = hand.defender_melds
-        if revealed:
-            known = hand.hands[opp]
-        else:
-            for m in melds:
-                known |= m & hand.hands[opp]
-    events = []
-    for step in hand.history:
-        a = step.action
-        if a.kind is Kind.STOCK:
-            events.append(Event(step.seat, Kind.STOCK, step.drawn if step.seat == seat else -1))
-        elif a.kind is Kind.KNOCK:
-            events.append(Event(step.seat, Kind.KNOCK, a.card if step.seat == seat else -1))
-        else:
-            events.append(Event(step.seat, a.kind, a.card, a.meld, a.target))
+    info = hand.infos[seat]
+    events, discards, taken, declined = info.snapshot()
     mine = hand.current == seat
-    return SeatView(
-        seat=seat,
-        dealer=hand.dealer,
-        phase=hand.phase,
-        current=hand.current,
-        rules=hand.rules,
-        knock_limit=hand.knock_limit,
-        hand=hand.hands[seat],
-        opponent_size=hand.hands[opp].bit_count(),
-        opponent_known=known,
-        pile=tuple(hand.pile),
-        upcard=hand.upcard,
-        stock_size=len(hand.stock),
-        taken=hand.taken if mine else None,
-        must_knock=hand.must_knock if mine else False,
-        legal=tuple(hand.legal_actions()) if mine else (),
-        events=tuple(events),
-        knocker=hand.knocker,
-        knock_discard=hand.knock_discard if hand.knocker == seat else None,
-        knocker_melds=tuple(hand.knocker_melds),
-        laid_on=tuple(hand.laid_on),
-        defender_melds=tuple(hand.defender_melds),
-        layoffs=tuple(hand.layoffs),
-        result=hand.result,
-        scores=scores,
+    knocker = hand.knocker
+    view: SeatView = _make_view(
+        seat,
+        hand.dealer,
+        hand.phase,
+        hand.current,
+        hand.rules,
+        hand.knock_limit,
+        hand.hands[seat],
+        hand.hands[1 - seat].bit_count(),
+        opponent_known(hand, seat),
+        tuple(hand.pile),
+        hand.upcard,
+        len(hand.stock),
+        hand.taken if mine else None,
+        hand.must_knock if mine else False,
+        tuple(hand.legal_actions()) if mine else (),
+        events,
+        knocker,
+        hand.knock_discard if knocker == seat else None,
+        # Empty until a knock: skip the tuple() calls then (most of a hand).
+        tuple(hand.knocker_melds) if hand.knocker_melds else (),
+        tuple(hand.laid_on) if hand.laid_on else (),
+        tuple(hand.defender_melds) if hand.defender_melds else (),
+        tuple(hand.layoffs) if hand.layoffs else (),
+        hand.result,
+        scores,
+        discards,
+        taken,
+        declined,
+        info.stock_draws,
     )
+    return view

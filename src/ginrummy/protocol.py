@@ -39,7 +39,8 @@ from typing import IO, Any
 from .actions import BIG_GIN, DONE, Action, Kind
 from .cards import Card, card_str, cards_of, mask_of, parse_card
 from .errors import GinRummyError, IllegalActionError
-from .hand import Hand, Phase
+from .events import Phase
+from .hand import Hand
 from .observation import SeatView, observe
 from .players import PLAYERS, get_player
 from .players.base import Player

@@ -21,12 +21,12 @@ from textual.widgets import Button, Footer, Header, Static
 
 from .actions import Action, Kind
 from .cards import card_str, cards_of
+from .layout import LAYOUT_PHASES, layout_action
 from .match import Match
 from .melds import best_arrangement, deadwood, min_deadwood_after_discard
 from .observation import SeatView
 from .players import PLAYERS, get_player
 from .players.base import Player
-from .players.driver import LAYOUT_PHASES, layout_action
 from .rules import Rules
 
 HUMAN = 0

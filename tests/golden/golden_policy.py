@@ -8,7 +8,8 @@ the least deadwood; the layout phases use ``Hand.auto_layout()`` / ``Hand.auto_d
 from __future__ import annotations
 
 from ginrummy.actions import Action, Kind
-from ginrummy.hand import Hand, Phase
+from ginrummy.events import Phase
+from ginrummy.hand import Hand
 from ginrummy.match import Match
 from ginrummy.melds import best_discards, deadwood
 from ginrummy.rules import Rules

@@ -15,12 +15,13 @@ from typing import TextIO
 from ..actions import Action
 from ..cards import card_str, cards_of
 from ..errors import NotationError
+from ..layout import LAYOUT_PHASES, layout_action
 from ..match import Match
 from ..melds import best_arrangement
 from ..observation import SeatView
 from ..players import PLAYERS, get_player
 from ..players.base import Player
-from ..players.driver import LAYOUT_PHASES, layout_action, play_game, play_hand
+from ..players.driver import play_game, play_hand
 from ..rules import Rules, parse_rule_settings
 
 

@@ -43,10 +43,10 @@ from ..actions import DONE, PASS, PILE, STOCK, Action, Kind
 from ..cards import cards_of
 from ..errors import IllegalActionError
 from ..hand import Hand, Phase, new_hand
-from ..observation import SeatView
+from ..layout import layout_action
+from ..observation import SeatView, observe
 from ..rules import Rules
 from .base import Player
-from .driver import ViewBuilder, layout_action
 
 #: Our rules that OpenSpiel's default gin_rummy plays: gin 25, undercut 25, knock 10, the wall.
 OPENSPIEL_RULES = Rules.preset("eaai", last_chance=True)
@@ -140,7 +140,6 @@ class OpenSpielTable:
             order += [deck[i], deck[10 + i]]
         order += list(deck[20:])
         shadow = new_hand(OPENSPIEL_RULES, dealer=1, deck=order)  # our seat s = OS player s
-        views = ViewBuilder(shadow)
         bot = self.bots[1 - our_os_seat]
         bot.restart()
         self._knocking = False
@@ -160,7 +159,7 @@ class OpenSpielTable:
                 cur = state.current_player()
                 if cur == our_os_seat:
                     if not pending:
-                        pending = self._our_moves(player, shadow, views, our_os_seat)
+                        pending = self._our_moves(player, shadow, our_os_seat)
                         decisions += 1
                     state.apply_action(pending.pop(0))
                 else:
@@ -176,7 +175,7 @@ class OpenSpielTable:
         kind: str = "openspiel_end"  # unless our engine finished it too (not after OpenSpiel's
         # repeated-move or 50-upcard-draw ends)
         if shadow.is_over and shadow.result is not None:
-            player.hand_over(views.view(our_os_seat))
+            player.hand_over(observe(shadow, our_os_seat))
             r = shadow.result
             kind = r.kind
             ours = 0.0 if r.winner is None else float(r.points if r.winner == our_os_seat else -r.points)
@@ -184,13 +183,13 @@ class OpenSpielTable:
 
     # -- our moves ----------------------------------------------------------------------------
 
-    def _our_moves(self, player: Player, shadow: Hand, views: ViewBuilder, seat: int) -> list[int]:
+    def _our_moves(self, player: Player, shadow: Hand, seat: int) -> list[int]:
         """Our player decides on the shadow until OpenSpiel would wait for the bot; returns the
         OpenSpiel actions for those decisions."""
         if shadow.current != seat:
             raise Desync("OpenSpiel expects our move, our engine the bot's")
         p = shadow.phase
-        a = player.decide(views.view(seat))
+        a = player.decide(observe(shadow, seat))
         shadow.apply(a)
         if p is Phase.OFFER:
             return [OS_DRAW_UPCARD if a == PILE else OS_PASS]
@@ -200,28 +199,28 @@ class OpenSpielTable:
             if a == PASS:
                 return [OS_PASS]
             # Took the last discard to knock: OpenSpiel's wall knock, then the knock's discard.
-            k = player.decide(views.view(seat))
+            k = player.decide(observe(shadow, seat))
             shadow.apply(k)
-            return [OS_KNOCK, to_os_card(k.card), *self._our_layout(player, shadow, views, seat)]
+            return [OS_KNOCK, to_os_card(k.card), *self._our_layout(player, shadow, seat)]
         if p is Phase.DISCARD:
             if a.kind is Kind.DISCARD:
                 return [to_os_card(a.card)]
             if a.kind is Kind.KNOCK:
-                return [OS_KNOCK, to_os_card(a.card), *self._our_layout(player, shadow, views, seat)]
+                return [OS_KNOCK, to_os_card(a.card), *self._our_layout(player, shadow, seat)]
             raise Desync("big gin is not played in OpenSpiel")
         if p is Phase.DEFENDER_LAYOUT:
-            return self._our_defense(player, shadow, views, seat, first=a)
+            return self._our_defense(player, shadow, seat, first=a)
         raise Desync(f"unexpected phase {p.value} for our move")
 
-    def _our_layout(self, player: Player, shadow: Hand, views: ViewBuilder, seat: int) -> list[int]:
+    def _our_layout(self, player: Player, shadow: Hand, seat: int) -> list[int]:
         out: list[int] = []
         while shadow.phase is Phase.LAYOUT:
-            a = player.decide(views.view(seat))
+            a = player.decide(observe(shadow, seat))
             shadow.apply(a)
             out += self.os_melds(a.meld) if a.kind is Kind.MELD else [OS_PASS]
         return out
 
-    def _our_defense(self, player: Player, shadow: Hand, views: ViewBuilder, seat: int, first: Action) -> list[int]:
+    def _our_defense(self, player: Player, shadow: Hand, seat: int, first: Action) -> list[int]:
         """Our defender's melds and layoffs on the shadow, replayed in OpenSpiel's order."""
         gin = shadow.knocker_deadwood() == 0
         melds: list[int] = []
@@ -234,7 +233,7 @@ class OpenSpielTable:
                 layoffs.append(a.card)
             if shadow.phase not in (Phase.DEFENDER_LAYOUT, Phase.LAYOFF):
                 break
-            a = player.decide(views.view(seat))
+            a = player.decide(observe(shadow, seat))
             shadow.apply(a)
         out = [] if gin else [to_os_card(c) for c in layoffs] + [OS_PASS]
         for m in melds:

@@ -28,11 +28,11 @@ from collections.abc import Mapping, Sequence
 
 from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
-from ..hand import Phase
+from ..events import Phase
+from ..layout import LAYOUT_PHASES, knocker_layout, layout_action, layout_limit
 from ..melds import arrangements, best_discards, deadwood, joins_meld, min_deadwood_after_discard
 from ..observation import SeatView
 from .base import Player
-from .driver import LAYOUT_PHASES, knocker_layout, layout_action, layout_limit
 
 _RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
 

@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from ..actions import Action, Kind
 from ..cards import card_str, cards_of
-from ..hand import Phase
+from ..events import Phase
 from ..melds import deadwood
 from ..observation import SeatView
 

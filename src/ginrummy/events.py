@@ -1,0 +1,121 @@
+"""The vocabulary of a hand, below every module that plays or shows one.
+
+:class:`Phase` says where a hand is, :class:`Step` is one entry of the engine's history (the
+referee's record), and :class:`Event` is one step as one seat saw it. They live here, apart
+from :mod:`ginrummy.hand` and :mod:`ginrummy.observation`, so that players, views and records
+import the words without importing the engine, and no two core modules import each other.
+
+>>> [p.value for p in Phase][:4]
+['deal', 'offer', 'draw', 'discard']
+>>> Event(0, Kind.STOCK, 21).text(), Event(1, Kind.STOCK).text()
+('stock 9h', 'stock')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from enum import Enum
+
+from .actions import Action, Kind
+from .cards import card_str
+
+#: ``Hand.current`` while nobody acts: before the deal (the chance step) and after the end.
+CHANCE = -1
+
+
+class Phase(Enum):
+    """Where a hand is. The phase alone says what kind of action comes next, so interfaces
+    can render a prompt without re-deriving any rule."""
+
+    DEAL = "deal"
+    OFFER = "offer"
+    DRAW = "draw"
+    DISCARD = "discard"
+    LAST_CHANCE = "last_chance"
+    LAYOUT = "layout"
+    DEFENDER_LAYOUT = "defender_layout"
+    LAYOFF = "layoff"
+    OVER = "over"
+
+
+#: The phases after a knock, in which the hands are laid out.
+LAYOUT_PHASES = frozenset({Phase.LAYOUT, Phase.DEFENDER_LAYOUT, Phase.LAYOFF})
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One entry of the hand's history: who acted, and what.
+
+    ``drawn`` records the stock card so a record can replay the hand from its deck and a
+    referee can audit it; seat views hide it from the other seat.
+    """
+
+    seat: int
+    action: Action
+    #: The card drawn from the stock (hidden from the other seat), or -1.
+    drawn: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One step of the hand as a seat saw it. ``card`` is -1 where the seat may not see it.
+
+    A pile take carries the card taken (it was face up); a stock draw carries its card only
+    for the drawer, a knock its face-down discard only for the knocker.
+    """
+
+    seat: int
+    kind: Kind
+    card: int = -1
+    meld: int = 0
+    target: int = -1
+    #: ``text()`` once it has been asked for (a view's JSON formats each event once).
+    label: str = field(default="", init=False, compare=False, repr=False)
+
+    def text(self) -> str:
+        """The step in action notation, as this seat may read it."""
+        t = self.label
+        if not t:
+            t = self._format()
+            object.__setattr__(self, "label", t)
+        return t
+
+    def _format(self) -> str:
+        k = self.kind
+        if k is Kind.STOCK:
+            return f"stock {card_str(self.card)}" if self.card >= 0 else "stock"
+        if k is Kind.KNOCK:
+            return f"knock {card_str(self.card)}" if self.card >= 0 else "knock"
+        if k is Kind.PILE:
+            return "pile"
+        return str(Action(k, self.card, self.meld, self.target))
+
+
+def slot_maker(cls: type, names: tuple[str, ...], fixed: tuple[tuple[str, object], ...] = ()) -> Callable[..., object]:
+    """``make(*values)``: a new frozen ``cls`` with ``names`` set to the values (and ``fixed``
+    fields to their constants) through its slot descriptors.
+
+    Why: the engine makes a Step and an Event or two per action, and a frozen dataclass's
+    ``__init__`` (``object.__setattr__`` by name) costs about twice as much as calling the
+    descriptors directly. Falls back to the class itself if its fields change.
+    """
+    if tuple(f.name for f in fields(cls)) != names + tuple(n for n, _ in fixed):
+        return cls
+    new = object.__new__
+    setters = tuple(cls.__dict__[n].__set__ for n in names)
+    args = ", ".join(f"a{i}" for i in range(len(names)))
+    body = "".join(f"    s{i}(o, a{i})\n" for i in range(len(names)))
+    body += "".join(f"    f{i}(o, v{i})\n" for i in range(len(fixed)))
+    namespace: dict[str, object] = {"new": new, "cls": cls, **{f"s{i}": s for i, s in enumerate(setters)}}
+    for i, (n, v) in enumerate(fixed):
+        namespace[f"f{i}"] = cls.__dict__[n].__set__
+        namespace[f"v{i}"] = v
+    exec(f"def make({args}):\n    o = new(cls)\n{body}    return o\n", namespace)  # noqa: S102 - our own field names
+    return namespace["make"]  # type: ignore[return-value]
+
+
+make_step: Callable[[int, Action, int], Step] = slot_maker(Step, ("seat", "action", "drawn"))  # type: ignore[assignment]
+make_event: Callable[[int, Kind, int, int, int], Event] = slot_maker(  # type: ignore[assignment]
+    Event, ("seat", "kind", "card", "meld", "target"), (("label", ""),)
+)
