@@ -289,6 +289,8 @@ def _build_from_int() -> list[Action]:
 
 
 _FROM_INT: Final = _build_from_int()
+#: Every action, by integer code: the table's own objects (``ACTIONS[int(a)] is a`` for those).
+ACTIONS: Final = tuple(_FROM_INT)
 
 # Every named action below is the very object of the table, so each action is one object:
 # the engine checks an action it handed out by identity (``a is DONE``) before its rules.

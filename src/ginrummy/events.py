@@ -38,6 +38,10 @@ class Phase(Enum):
     LAYOFF = "layoff"
     OVER = "over"
 
+    # Members are singletons compared by identity, so identity hashing is exact; Enum's own
+    # __hash__ is a Python function, and the engine looks phases up in tables at every step.
+    __hash__ = object.__hash__
+
 
 #: The phases after a knock, in which the hands are laid out.
 LAYOUT_PHASES = frozenset({Phase.LAYOUT, Phase.DEFENDER_LAYOUT, Phase.LAYOFF})

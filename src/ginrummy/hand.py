@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .actions import (
+    ACTIONS,
     BIG_GIN,
     DISCARD_ACTIONS,
     DONE,
@@ -372,7 +373,9 @@ class Hand:
             else:
                 raise NotationError(f"not an action: {action!r}")
         else:
-            action = _canonical_or_refuse(action)
+            code = action.code
+            if code < 0 or ACTIONS[code] is not action:
+                action = _canonical_or_refuse(action)
         self._check(action, seat)
         return self._do(action)
 

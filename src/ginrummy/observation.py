@@ -57,25 +57,6 @@ class InfoState:
         self.stock_draws = 0
         self._cache: tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
 
-    def record(self, event: Event, top: int) -> None:
-        """Add one step as this seat saw it; ``top`` is the face-up pile card the step
-        faced (taken, passed or left for the stock), or -1."""
-        self._events.append(event)
-        self._cache = None
-        if event.seat == self.seat:
-            return
-        k = event.kind
-        if k is _K_DISCARD:
-            self._discards.append(event.card)
-        elif k is _K_PILE:
-            self._taken.append(event.card)
-        elif k is _K_STOCK:
-            self.stock_draws += 1
-            if top >= 0:
-                self._declined.append(top)
-        elif k is _K_PASS and top >= 0:
-            self._declined.append(top)
-
     def snapshot(self) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
         """(events, opponent discards, opponent pile takes, opponent declines) as tuples."""
         snap = self._cache
@@ -105,17 +86,33 @@ def record_step(infos: list[InfoState], seat: int, kind: Kind, card: int, meld: 
     """Record one step in both seats' information states, hiding what the other seat may not see.
 
     ``card`` is the step's card as its actor saw it: the stock card drawn, the knock's
-    face-down discard, the pile card taken. A public step gives one event both seats share.
+    face-down discard, the pile card taken. ``top`` is the face-up pile card the step faced
+    (taken, passed or left for the stock), or -1. A public step gives one event both seats
+    share; the other seat also learns from it about its opponent.
     """
-    if kind is _K_STOCK or kind is _K_KNOCK:
-        own = make_event(seat, kind, card, 0, -1)
-        other = _HIDDEN[seat][0 if kind is _K_STOCK else 1]
-        infos[seat].record(own, top)
-        infos[1 - seat].record(other, top)
+    mine = infos[seat]
+    other = infos[1 - seat]
+    mine._cache = other._cache = None
+    if kind is _K_STOCK:
+        mine._events.append(make_event(seat, kind, card, 0, -1))
+        other._events.append(_HIDDEN[seat][0])
+        other.stock_draws += 1
+        if top >= 0:
+            other._declined.append(top)
+        return
+    if kind is _K_KNOCK:
+        mine._events.append(make_event(seat, kind, card, 0, -1))
+        other._events.append(_HIDDEN[seat][1])
         return
     ev = make_event(seat, kind, card, meld, target)
-    infos[0].record(ev, top)
-    infos[1].record(ev, top)
+    mine._events.append(ev)
+    other._events.append(ev)
+    if kind is _K_DISCARD:
+        other._discards.append(card)
+    elif kind is _K_PILE:
+        other._taken.append(card)
+    elif kind is _K_PASS and top >= 0:
+        other._declined.append(top)
 
 
 #: Per seat, what the other seat sees of its stock draw and of its knock: no card.
