@@ -41,7 +41,7 @@ from .cards import Card, card_str, cards_of, mask_of, parse_card
 from .errors import GinRummyError, IllegalActionError
 from .events import Phase
 from .hand import Hand
-from .observation import SeatView, observe
+from .observation import SeatView, observe, opponent_known
 from .players import PLAYERS, get_player
 from .players.base import Player
 from .rules import Rules
@@ -97,33 +97,13 @@ def _names(mask: int) -> str:
 
 
 def _known_to(h: Hand, seat: int) -> int:
-    """Cards whose place ``seat`` knows: its hand, the pile, its knock discard, and the
-    opponent's cards it has seen (taken from the pile, laid out after a knock)."""
-    opp = 1 - seat
-    known = h.hands[seat] | mask_of(h.pile) | _opp_public(h, opp)
-    if h.knocker == seat and h.knock_discard is not None:
-        known |= 1 << h.knock_discard
-    return known
+    """Cards whose place ``seat`` knows (its view's ``seen``)."""
+    return observe(h, seat).seen
 
 
 def _opp_public(h: Hand, opp: int) -> int:
-    """The opponent's cards that are face up to the seat: taken from the pile and still held,
-    laid in melds, laid off."""
-    public = h.shown[opp] & h.hands[opp]
-    if h.knocker == opp and h.phase is not Phase.LAYOUT:
-        # The knocker's layout is done: its melds and deadwood lie face up.
-        return h.hands[opp]
-    if h.knocker is not None and opp != h.knocker and h.phase in (Phase.LAYOFF, Phase.OVER):
-        # The defender's own layout is done: its melds and deadwood lie face up.
-        return h.hands[opp]
-    if h.knocker is not None:
-        melds = h.knocker_melds if opp == h.knocker else h.defender_melds
-        for m in melds:
-            public |= m
-        if opp != h.knocker:
-            for c, _ in h.layoffs:
-                public |= 1 << c
-    return public & h.hands[opp]
+    """The opponent's cards that are face up to the seat and still in its hand."""
+    return opponent_known(h, 1 - opp) & h.hands[opp]
 
 
 def _where(h: Hand, seat: int, card: Card) -> str:
@@ -287,7 +267,7 @@ def _replay_knock(seat: int, pending: _PendingKnock, deadwood_cards: int) -> Han
             rule="knock",
         )
     h = before.clone()
-    known = h.shown[opp] & h.hands[opp]
+    known = _opp_public(h, opp)
     left_out = known & ~kept
     if left_out.bit_count() > (0 if pending.big_gin else 1):
         raise ProtocolError(f"the knocker held {_names(left_out)}, which the layout leaves out", rule="knock")

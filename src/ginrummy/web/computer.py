@@ -18,11 +18,10 @@ import multiprocessing
 import os
 from typing import Any, Literal
 
-from ..actions import Action, Kind
-from ..cards import card_str, cards_of
-from ..events import Phase
-from ..melds import deadwood
+from ..actions import Action
 from ..observation import SeatView
+from ..players import PLAYERS, get_player
+from ..players.hints import rank_actions
 
 Mode = Literal["process", "thread", "inline"]
 
@@ -30,74 +29,25 @@ Mode = Literal["process", "thread", "inline"]
 STRENGTHS: tuple[str, ...] = ("random", "easy", "simple", "greedy", "expert")
 
 
-def _fallback_decide(view: SeatView) -> Action:
-    """A reasonable stand-in while a named player is unavailable: lowest deadwood, knock when allowed."""
-    legal = list(view.legal)
-    kinds = {a.kind for a in legal}
-    if Kind.BIG_GIN in kinds:
-        return next(a for a in legal if a.kind is Kind.BIG_GIN)
-    if view.phase in (Phase.LAYOUT, Phase.DEFENDER_LAYOUT, Phase.LAYOFF):
-        melds = [a for a in legal if a.kind in (Kind.MELD, Kind.LAYOFF)]
-        if melds:
-            return max(melds, key=lambda a: bin(a.meld).count("1") if a.kind is Kind.MELD else 1)
-        return legal[0]
-    knocks = [a for a in legal if a.kind is Kind.KNOCK]
-    if knocks:
-        return min(knocks, key=lambda a: deadwood(view.hand & ~(1 << a.card)))
-    discards = [a for a in legal if a.kind is Kind.DISCARD]
-    if discards:
-        return min(discards, key=lambda a: (deadwood(view.hand & ~(1 << a.card)), -a.card % 13))
-    if Kind.PILE in kinds and view.pile:
-        top = view.pile[-1]
-        if deadwood(view.hand | 1 << top) - 10 < deadwood(view.hand) - 5:
-            return next(a for a in legal if a.kind is Kind.PILE)
-    for k in (Kind.STOCK, Kind.PASS):
-        for a in legal:
-            if a.kind is k:
-                return a
-    return legal[0]
-
-
 def decide(name: str, view: SeatView) -> int:
-    """One decision of the named player, as the action's integer (cheap to send between processes)."""
-    try:
-        from ..players import get_player
+    """One decision of the named player, as the action's integer (cheap to send between processes).
 
-        player = get_player(name)
-        player.new_hand(view.seat)
-        action = player.decide(view)
-    except (ImportError, AttributeError):
-        action = _fallback_decide(view)
+    A player bug must not stop a person's game: an action outside ``view.legal`` is replaced by
+    the ``simple`` player's choice.
+    """
+    player = get_player(name)
+    player.new_hand(view.seat)
+    action = player.decide(view)
     if action not in view.legal:
-        # A player bug must not stop a person's game: fall back rather than hang.
-        action = _fallback_decide(view)
+        fallback = get_player("simple")
+        fallback.new_hand(view.seat)
+        action = fallback.decide(view)
     return int(action)
 
 
 def hints(view: SeatView, limit: int = 3) -> list[dict[str, Any]]:
     """The computer's ranked suggestions for a seat, from its own view."""
-    ranked: list[tuple[Action, float, str]]
-    try:
-        from ..players.hints import rank_actions
-
-        ranked = [(a, float(v), str(r)) for a, v, r in rank_actions(view)]
-    except ImportError:
-        ranked = _fallback_rank(view)
-    return [{"action": str(a), "value": round(v, 3), "reason": r} for a, v, r in ranked[:limit]]
-
-
-def _fallback_rank(view: SeatView) -> list[tuple[Action, float, str]]:
-    out: list[tuple[Action, float, str]] = []
-    best = _fallback_decide(view)
-    for a in view.legal:
-        if a.kind in (Kind.DISCARD, Kind.KNOCK):
-            d = deadwood(view.hand & ~(1 << a.card))
-            verb = "knock with" if a.kind is Kind.KNOCK else "discard"
-            out.append((a, -float(d) + (0.5 if a.kind is Kind.KNOCK else 0), f"{verb} {card_str(a.card)}: deadwood {d} after"))
-        else:
-            out.append((a, 1.0 if a == best else 0.0, "suggested" if a == best else ""))
-    out.sort(key=lambda t: (t[0] != best, -t[1]))
-    return out
+    return [{"action": str(a), "value": round(float(v), 3), "reason": str(r)} for a, v, r in rank_actions(view)[:limit]]
 
 
 def _watch_parent(parent: int) -> None:
@@ -118,11 +68,7 @@ def _watch_parent(parent: int) -> None:
 
 def _warm() -> int:
     """Import the players in a fresh worker so the first real decision is not slow."""
-    try:
-        from .. import players  # noqa: F401
-    except ImportError:
-        pass
-    return len(cards_of(7))
+    return len(PLAYERS)
 
 
 class ComputerRunner:
