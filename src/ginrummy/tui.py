@@ -1,8 +1,8 @@
 """``ginrummy tui``: play a whole game against a computer player in a Textual terminal app.
 
-The app is only a view of engine state: every button is one of the seat's legal actions
-(``SeatView.legal``), and every action goes through ``Match.apply``. The person is seat 0;
-the computer only ever sees its own ``SeatView``.
+The app is only a view of a :class:`~ginrummy.table.Table` session: every button is one of
+the seat's legal actions (``SeatView.legal``), and every action goes through the table. The
+person is seat 0; the computer only ever sees its own ``SeatView``.
 
 Keys: ``s`` stock, ``p`` pile / take the upcard, ``x`` pass, ``1``-``9``/``0``/``-`` pick the
 card in that position, ``d`` discard the picked card, ``k`` knock with it, ``a`` take the best
@@ -21,13 +21,13 @@ from textual.widgets import Button, Footer, Header, Static
 
 from .actions import Action, Kind
 from .cards import card_str, cards_of
-from .layout import LAYOUT_PHASES, layout_action
+from .layout import LAYOUT_PHASES
 from .match import Match
 from .melds import best_arrangement, deadwood, min_deadwood_after_discard
 from .observation import SeatView
 from .players import PLAYERS, get_player
-from .players.base import Player
 from .rules import Rules
+from .table import Seat, Table
 
 HUMAN = 0
 COMPUTER = 1
@@ -87,7 +87,7 @@ class GinRummyApp(App[int]):
         self.rules = rules
         self.opponent_name = opponent
         self.match = Match(rules, seed=seed)
-        self.computer: Player = get_player(opponent, seed=seed)
+        self.table = Table(self.match, [Seat("You"), Seat(opponent, get_player(opponent, seed=seed))])
         self.delay = delay
         self.order = "melds"
         self.picked: int | None = None
@@ -120,10 +120,9 @@ class GinRummyApp(App[int]):
         return self.match.view(HUMAN)
 
     def start_hand(self) -> None:
-        hand = self.match.start_hand()
+        hand = self.table.start_hand()
         self._events_seen = 0
         self.picked = None
-        self.computer.new_hand(COMPUTER)
         self.say(f"-- hand {len(self.match.results) + 1}: {'you deal' if hand.dealer == HUMAN else 'the computer deals'} --")
         self.after_action()
 
@@ -132,17 +131,15 @@ class GinRummyApp(App[int]):
         assert hand is not None
         self.log_events()
         if hand.is_over:
-            self.computer.hand_over(self.match.view(COMPUTER))
             self.finish_hand()
-        elif hand.current == COMPUTER:
+        elif self.table.computer_to_act:
             self.set_timer(self.delay, self.computer_move)
         self.refresh_view()
 
     def computer_move(self) -> None:
-        hand = self.match.hand
-        if hand is None or hand.is_over or hand.current != COMPUTER:
+        if not self.table.computer_to_act:
             return
-        self.match.apply(self.computer.decide(self.match.view(COMPUTER)))
+        self.table.computer_move()
         self.after_action()
 
     def apply(self, action: Action) -> None:
@@ -150,7 +147,7 @@ class GinRummyApp(App[int]):
         if action not in view.legal:
             self.notify(f"{action} is not allowed now", severity="warning")
             return
-        self.match.apply(action)
+        self.table.act(HUMAN, action)
         self.picked = None
         self.after_action()
 
@@ -291,10 +288,7 @@ class GinRummyApp(App[int]):
         self.apply(Action.knock(self.picked))
 
     def action_auto(self) -> None:
-        view = self.view
-        while view.my_turn and view.phase in LAYOUT_PHASES:
-            self.match.apply(layout_action(view))
-            view = self.view
+        self.table.lay_out(HUMAN)
         self.after_action()
 
     def action_hint(self) -> None:

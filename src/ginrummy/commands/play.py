@@ -21,8 +21,8 @@ from ..melds import best_arrangement
 from ..observation import SeatView
 from ..players import PLAYERS, get_player
 from ..players.base import Player
-from ..players.driver import play_game, play_hand
 from ..rules import Rules, parse_rule_settings
+from ..table import Seat, Table
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -136,28 +136,35 @@ class TerminalPlayer(Player):
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     match = Match(rules, seed=args.seed)
-    players: list[Player]
+    person: TerminalPlayer | None = None
     if args.watch:
-        players = [get_player(args.watch[0], seed=1), get_player(args.watch[1], seed=2)]
-        names = (args.watch[0], args.watch[1])
+        seats = [Seat(args.watch[0], get_player(args.watch[0], seed=1)), Seat(args.watch[1], get_player(args.watch[1], seed=2))]
     else:
-        human = TerminalPlayer(names=(args.name, args.opponent))
-        players = [human, get_player(args.opponent, seed=args.seed)]
-        names = (args.name, args.opponent)
+        person = TerminalPlayer(names=(args.name, args.opponent))
+        seats = [Seat(args.name), Seat(args.opponent, get_player(args.opponent, seed=args.seed))]
+    table = Table(match, seats)
+    names = table.names
     print("\n".join(rules.describe()))
     try:
-        if args.watch:
-            while not match.is_over:
-                hand = match.start_hand()
-                result = play_hand(hand, players, scores=match.scores, apply=match.apply)
-                print(f"hand {len(match.results)}: {result.explain(names)}  score {match.scores[0]}-{match.scores[1]}")
-        else:
-            play_game(match, players)
+        while not match.is_over:
+            table.start_hand()
+            if person is not None:
+                person.new_hand(0)
+            while table.to_act is not None:
+                table.play_computers()
+                if person is not None and table.waiting_for == 0:
+                    table.act(0, person.decide(table.view(0)))
+            result = match.results[-1]
+            if person is not None:
+                person.hand_over(table.view(0))
+            else:
+                score = f"score {match.scores[0]}-{match.scores[1]}"
+                print(f"hand {len(match.results)}: {result.explain((names[0], names[1]))}  {score}")
     except (EOFError, KeyboardInterrupt):
         print("\nGame abandoned.")
         return 1
     print()
-    for line in match.final().explain(names):
+    for line in match.final().explain(names[:2]):
         print(line)
     if args.record:
         import json
