@@ -50,7 +50,7 @@ from .actions import (
 from .cards import FULL_DECK, Card, card_str, cards_of
 from .errors import IllegalActionError, NotationError
 from .events import CHANCE, LAYOUT_PHASES, Phase, Step, make_step
-from .layout import layout_action
+from .layout import knocker_limit, layout_action
 from .melds import (
     arrangements,
     deadwood,
@@ -284,12 +284,9 @@ class Hand:
         return rest
 
     def _layout_limit(self) -> int:
-        """Deadwood the knocker's layout may keep: 0 for gin or big gin, else the knock limit.
-
-        A knocker whose ten cards make gin lays them out as gin.
-        """
+        """Deadwood the knocker's layout may keep (:func:`ginrummy.layout.knocker_limit`)."""
         assert self.knocker is not None
-        return 0 if (self.big_gin or deadwood(self.hands[self.knocker]) == 0) else self.knock_limit
+        return knocker_limit(self.hands[self.knocker], self.knock_limit)
 
     def _best_knock_deadwood(self, hand: int, exclude: int) -> int:
         """Least deadwood after one face-down discard not in ``exclude`` (for messages)."""

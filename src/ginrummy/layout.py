@@ -50,13 +50,18 @@ def knocker_layout(view: SeatView) -> list[int]:
     return list(_knocker_plan(view.hand, layout_limit(view), FULL_DECK & ~view.seen))
 
 
+def knocker_limit(cards: int, knock_limit: int) -> int:
+    """The most deadwood a knocker's layout of ``cards`` may leave: the rule, written once.
+
+    A knocker whose cards all fit in melds lays them out as gin (0), big gin included;
+    otherwise the hand's knock limit.
+    """
+    return 0 if deadwood(cards) == 0 else knock_limit
+
+
 def layout_limit(view: SeatView) -> int:
-    """The most deadwood the knocker's layout may leave: 0 for a gin hand, else the knock limit."""
-    return 0 if _is_gin_hand(view.hand) else view.knock_limit
-
-
-def _is_gin_hand(hand: int) -> bool:
-    return deadwood(hand) == 0
+    """:func:`knocker_limit` for the knocker's own view."""
+    return knocker_limit(view.hand, view.knock_limit)
 
 
 def knocker_is_gin(view: SeatView) -> bool:
@@ -184,5 +189,6 @@ __all__ = [
     "knocker_is_gin",
     "knocker_layout",
     "layout_action",
+    "knocker_limit",
     "layout_limit",
 ]
