@@ -13,7 +13,7 @@ from ginrummy.actions import Action, Kind
 from ginrummy.cards import Card, mask_of, parse_cards
 from ginrummy.hand import Hand, Phase, new_hand
 from ginrummy.melds import deadwood
-from ginrummy.observation import SeatView
+from ginrummy.observation import Event, SeatView
 from ginrummy.players.base import Player
 from ginrummy.rules import Rules
 
@@ -169,3 +169,40 @@ class Referee(Player):
             assert a.card != view.taken, "threw back the card just taken from the discard pile"
         self.decisions += 1
         return a
+
+
+def reference_history(h: Hand, seat: int) -> tuple[list[Event], list[int], list[int], list[int], int]:
+    """What ``seat`` saw of the history, derived from scratch: its events, and the opponent's
+    discards, pile takes, declined face-up cards and stock draws (the pile rebuilt step by step)."""
+    opp = 1 - seat
+    events: list[Event] = []
+    pile: list[int] = [] if h.upcard is None else [h.upcard]
+    discards: list[int] = []
+    taken: list[int] = []
+    declined: list[int] = []
+    draws = 0
+    for step in h.history:
+        a = step.action
+        k = a.kind
+        if k is Kind.STOCK:
+            events.append(Event(step.seat, k, step.drawn if step.seat == seat else -1))
+            if step.seat == opp:
+                draws += 1
+                if pile:
+                    declined.append(pile[-1])
+        elif k is Kind.KNOCK:
+            events.append(Event(step.seat, k, a.card if step.seat == seat else -1))
+        elif k is Kind.PILE:
+            card = pile.pop()
+            events.append(Event(step.seat, k, card))
+            if step.seat == opp:
+                taken.append(card)
+        else:
+            events.append(Event(step.seat, k, a.card, a.meld, a.target))
+            if k is Kind.DISCARD:
+                pile.append(a.card)
+                if step.seat == opp:
+                    discards.append(a.card)
+            elif k is Kind.PASS and step.seat == opp and pile:
+                declined.append(pile[-1])
+    return events, discards, taken, declined, draws

@@ -7,7 +7,7 @@ from dataclasses import fields
 
 import pytest
 
-from conftest import mask
+from conftest import mask, reference_history
 from ginrummy.actions import Action, Kind
 from ginrummy.hand import Hand, Phase, new_hand
 from ginrummy.layout import best_layoffs, layout_action
@@ -30,43 +30,6 @@ VARIANTS = [
 ]
 
 
-def _reference_history(h: Hand, seat: int) -> tuple[list[Event], list[int], list[int], list[int], int]:
-    """What ``seat`` saw of the history, derived from scratch: its events, and the opponent's
-    discards, pile takes, declined face-up cards and stock draws (the pile rebuilt step by step)."""
-    opp = 1 - seat
-    events: list[Event] = []
-    pile: list[int] = [] if h.upcard is None else [h.upcard]
-    discards: list[int] = []
-    taken: list[int] = []
-    declined: list[int] = []
-    draws = 0
-    for step in h.history:
-        a = step.action
-        k = a.kind
-        if k is Kind.STOCK:
-            events.append(Event(step.seat, k, step.drawn if step.seat == seat else -1))
-            if step.seat == opp:
-                draws += 1
-                if pile:
-                    declined.append(pile[-1])
-        elif k is Kind.KNOCK:
-            events.append(Event(step.seat, k, a.card if step.seat == seat else -1))
-        elif k is Kind.PILE:
-            card = pile.pop()
-            events.append(Event(step.seat, k, card))
-            if step.seat == opp:
-                taken.append(card)
-        else:
-            events.append(Event(step.seat, k, a.card, a.meld, a.target))
-            if k is Kind.DISCARD:
-                pile.append(a.card)
-                if step.seat == opp:
-                    discards.append(a.card)
-            elif k is Kind.PASS and step.seat == opp and pile:
-                declined.append(pile[-1])
-    return events, discards, taken, declined, draws
-
-
 def test_the_incremental_information_state_equals_one_derived_from_the_whole_history() -> None:
     """Each seat's view is kept step by step; after every action of many hands (and in a clone)
     it is exactly what a from-scratch reading of the history gives."""
@@ -79,7 +42,7 @@ def test_the_incremental_information_state_equals_one_derived_from_the_whole_his
                 while True:
                     for seat in (0, 1):
                         for v in (observe(h, seat, (7, 11)), observe(h.clone(), seat, (7, 11))):
-                            events, discards, taken, declined, draws = _reference_history(h, seat)
+                            events, discards, taken, declined, draws = reference_history(h, seat)
                             assert list(v.events) == events
                             assert [e.text() for e in v.events] == [e.text() for e in events]
                             assert (list(v.opponent_discards), list(v.opponent_taken), list(v.opponent_declined)) == (

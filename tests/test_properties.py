@@ -9,7 +9,7 @@ from itertools import combinations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import lively_step, state_key
+from conftest import lively_step, reference_history, state_key
 from ginrummy.actions import NUM_ACTIONS, Action
 from ginrummy.cards import CARD_VALUES, mask_of
 from ginrummy.errors import IllegalActionError
@@ -137,6 +137,21 @@ def _play(rules: Rules, seed: int, steps: int | None = None) -> tuple[Hand, rand
         n += 1
         assert n < 3000, "the hand did not end"
     return h, rng
+
+
+@settings(max_examples=60, deadline=None)
+@given(rule_sets(), st.integers(0, 2**32), st.integers(0, 150))
+def test_each_seats_information_state_is_its_reading_of_the_whole_history(rules: Rules, seed: int, steps: int) -> None:
+    """The engine keeps each seat's history view step by step; at any point it equals a
+    from-scratch reading of the history, in the hand and in its clone."""
+    h, _ = _play(rules, seed, steps)
+    for hand in (h, h.clone()):
+        for seat in (0, 1):
+            v = hand.observation(seat)
+            events, discards, taken, declined, draws = reference_history(h, seat)
+            assert list(v.events) == events
+            assert (list(v.opponent_discards), list(v.opponent_taken), list(v.opponent_declined)) == (discards, taken, declined)
+            assert v.opponent_stock_draws == draws
 
 
 @FAST
