@@ -362,18 +362,24 @@ class Hand:
         >>> h.apply('pass').seat, h.current
         (0, 1)
         """
-        if not isinstance(action, Action):
-            if isinstance(action, str):
-                action = Action.parse(action)
-            elif isinstance(action, int) and not isinstance(action, bool):
-                action = Action.from_int(action)
-            else:
-                raise NotationError(f"not an action: {action!r}")
-        else:
+        if action.__class__ is Action:
             code = action.code
             if code < 0 or ACTIONS[code] is not action:
                 action = _canonical_or_refuse(action)
-        self._check(action, seat)
+        elif isinstance(action, str):
+            action = Action.parse(action)
+        elif isinstance(action, int) and not isinstance(action, bool):
+            action = Action.from_int(action)
+        elif isinstance(action, Action):
+            action = _canonical_or_refuse(action)
+        else:
+            raise NotationError(f"not an action: {action!r}")
+        if seat is not None:
+            self._check(action, seat)
+        else:
+            why = _REFUSE[self.phase](self, action)
+            if why is not None:
+                raise IllegalActionError(why[0], rule=why[1])
         return self._do(action)
 
     def apply_unchecked(self, action: Action) -> Step:

@@ -306,7 +306,7 @@ def observe(hand: Table, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatVie
         hand.knock_limit,
         hand.hands[seat],
         hand.hands[1 - seat].bit_count(),
-        opponent_known(hand, seat),
+        hand.shown[1 - seat] & hand.hands[1 - seat] if knocker is None else opponent_known(hand, seat),
         tuple(hand.pile),
         hand.upcard,
         len(hand.stock),
