@@ -48,7 +48,8 @@ from concurrent.futures import ProcessPoolExecutor
 from exact_posterior import _posterior
 from ginrummy.actions import Kind
 from ginrummy.cards import CARD_VALUES
-from ginrummy.hand import Hand, Phase, new_hand
+from ginrummy.events import Phase
+from ginrummy.hand import Hand, new_hand
 from ginrummy.melds import best_arrangement, best_discards, deadwood, deadwood_cards, min_deadwood_after_discard
 from ginrummy.players import get_player
 from ginrummy.players.driver import play_hand
