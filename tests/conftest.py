@@ -11,7 +11,8 @@ from collections.abc import Iterable, Sequence
 
 from ginrummy.actions import Action, Kind
 from ginrummy.cards import Card, mask_of, parse_cards
-from ginrummy.hand import Hand, Phase, new_hand
+from ginrummy.events import Phase
+from ginrummy.hand import Hand, new_hand
 from ginrummy.melds import deadwood
 from ginrummy.observation import Event, SeatView
 from ginrummy.players.base import Player

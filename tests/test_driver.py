@@ -9,7 +9,8 @@ import pytest
 
 from conftest import mask, reference_history
 from ginrummy.actions import Action, Kind
-from ginrummy.hand import Hand, Phase, new_hand
+from ginrummy.events import Phase
+from ginrummy.hand import Hand, new_hand
 from ginrummy.layout import best_layoffs, layout_action
 from ginrummy.match import Match
 from ginrummy.melds import best_defense, deadwood

@@ -11,7 +11,8 @@ from conftest import cards, deck_for, finish_auto, hand_for, mask, play, state_k
 from ginrummy.actions import NUM_ACTIONS, Action, Kind
 from ginrummy.cards import card_str, cards_of, parse_card
 from ginrummy.errors import IllegalActionError, NotationError
-from ginrummy.hand import CHANCE, Hand, Phase, Step, new_hand
+from ginrummy.events import CHANCE, Phase, Step
+from ginrummy.hand import Hand, new_hand
 from ginrummy.melds import deadwood
 from ginrummy.rules import Rules
 

@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 from conftest import Referee, cards, hand_for, mask, play
 from ginrummy.actions import PASS, PILE, STOCK, Action, Kind
 from ginrummy.cards import parse_card
-from ginrummy.hand import Phase, new_hand
+from ginrummy.events import Phase
+from ginrummy.hand import new_hand
 from ginrummy.melds import deadwood
 from ginrummy.observation import SeatView, observe
 from ginrummy.players import PLAYERS, get_player

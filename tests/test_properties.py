@@ -13,7 +13,8 @@ from conftest import lively_step, reference_history, state_key
 from ginrummy.actions import NUM_ACTIONS, Action
 from ginrummy.cards import CARD_VALUES, mask_of
 from ginrummy.errors import IllegalActionError
-from ginrummy.hand import Hand, Phase, new_hand
+from ginrummy.events import Phase
+from ginrummy.hand import Hand, new_hand
 from ginrummy.melds import best_discards, deadwood, min_deadwood_after_discard
 from ginrummy.rules import Rules
 

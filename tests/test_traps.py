@@ -13,7 +13,8 @@ from conftest import finish_auto, hand_for, lively_step, mask, play
 from ginrummy.actions import Action
 from ginrummy.cards import CARD_VALUES, card_str, cards_of, parse_card
 from ginrummy.errors import IllegalActionError
-from ginrummy.hand import Hand, Phase, new_hand
+from ginrummy.events import Phase
+from ginrummy.hand import Hand, new_hand
 from ginrummy.melds import arrangements, best_discards, min_deadwood_after_discard
 from ginrummy.rules import Rules
 

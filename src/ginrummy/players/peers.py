@@ -42,7 +42,8 @@ from typing import Any
 from ..actions import DONE, PASS, PILE, STOCK, Action, Kind
 from ..cards import cards_of
 from ..errors import IllegalActionError
-from ..hand import Hand, Phase, new_hand
+from ..events import Phase
+from ..hand import Hand, new_hand
 from ..layout import layout_action
 from ..observation import SeatView, observe
 from ..rules import Rules
