@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from ginrummy.cards import rank_of
 from ginrummy.errors import IllegalActionError
-from ginrummy.match import Match, ScoreSheet, cut_for_deal, next_dealer
+from ginrummy.match import Match
 from ginrummy.rules import Rules
+from ginrummy.scoresheet import ScoreSheet, cut_for_deal, next_dealer
 from ginrummy.scoring import DEAD_HAND, HandResult, score_hand
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
@@ -373,3 +374,21 @@ def test_match_with_explicit_deck_and_hollywood_scores() -> None:
     play = play_game(Rules(hollywood=True), 5)
     f = play.final()
     assert len(f.games) == 3 and f.totals == tuple(sum(g.totals[s] for g in f.games) for s in (0, 1))
+
+
+@pytest.mark.parametrize(
+    ("module", "forbidden"),
+    [
+        # The ledger stands alone: the scorekeeper scores real-card games without the card engine.
+        ("ginrummy.scoresheet", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
+        ("ginrummy.scorekeeper", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
+        # Records depend on matches, never the reverse.
+        ("ginrummy.match", {"ginrummy.record"}),
+    ],
+)
+def test_module_imports_point_one_way(module: str, forbidden: set[str]) -> None:
+    import subprocess
+
+    code = f"import sys, {module}; print(' '.join(sorted(m for m in sys.modules if m.startswith('ginrummy'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert module in out and not forbidden & set(out), sorted(forbidden & set(out))

@@ -166,9 +166,9 @@ def test_whole_game_history_stats_replay_record(client: TestClient) -> None:
     rec = client.get(f"/api/games/{gid}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
     # It is the engine's record format: the engine replays it to the same final score.
-    from ginrummy.match import Match
+    from ginrummy.record import match_from_record
 
-    again = Match.from_record(rec.json())
+    again = match_from_record(rec.json())
     assert again.is_over and list(again.final().totals) == final["totals"]
 
 

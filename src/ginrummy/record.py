@@ -24,8 +24,8 @@ record gives the same bytes.
 >>> m = Match(Rules(), first_dealer=1, seed=5)
 >>> _ = m.start_hand(list(range(52)))
 >>> _ = m.apply('pass')
->>> text = dumps(m.to_record())
->>> dumps(Match.from_record(loads(text)).to_record()) == text
+>>> text = dumps(match_to_record(m))
+>>> dumps(match_to_record(match_from_record(loads(text)))) == text
 True
 """
 
@@ -78,8 +78,10 @@ def match_status(match: Match) -> dict[str, Any]:
     }
 
 
-def match_to_record(match: Match, kind: str = "game") -> dict[str, Any]:
-    """The JSON record of a match (``kind="hand"`` for a one-hand record)."""
+def match_to_record(match: Match, kind: str | None = None) -> dict[str, Any]:
+    """The JSON record of a match: ``kind`` "game", or "hand" for a one-hand record (default:
+    the kind the match was read from, else "game")."""
+    kind = kind or match.record_kind
     if kind not in KINDS:
         raise RecordError(f"record kind must be one of {', '.join(KINDS)}, not {kind!r}")
     if kind == "hand" and len(match.hands) != 1:

@@ -13,6 +13,7 @@ from ..actions import Action, Kind
 from ..cards import card_str, cards_of
 from ..hand import Hand
 from ..match import Match
+from ..record import match_to_record
 from ..rules import Rules
 from .errors import WebError, not_found
 from .storage import GameRow, HandRow, Store, deck_commitment
@@ -187,7 +188,7 @@ def record(store: Store, game_id: str) -> dict[str, Any]:
             if a.hand_no == h.hand_no:
                 match.apply(Action.parse(a.action))
     try:
-        return match.to_record()
+        return match_to_record(match)
     except ImportError:
         return {
             "format": "ginrummy-web-record/1",
