@@ -30,8 +30,8 @@ from ..rules import PRESETS, Rules
 from . import history
 from .computer import STRENGTHS, ComputerRunner, Mode
 from .errors import WebError, describe
-from .games import HUMAN, Connection, GameService, Room, close_rooms
-from .storage import Store
+from .games import Connection, GameService, Room, close_rooms
+from .storage import HUMAN, Store
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("ginrummy.web")
