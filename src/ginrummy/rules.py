@@ -135,13 +135,26 @@ class Rules:
         return cls(**base)
 
     def overrides(self) -> dict[str, Any]:
-        """The settings that differ from this rule set's preset, for records."""
-        base = _preset_rules(self.name)
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
-        }
+        """The settings that differ from this rule set's preset, for records.
+
+        Worked out once per rule set (it is frozen) and kept on the instance, outside the fields:
+        the web app sends them with every state message. Each call returns a fresh copy.
+
+        >>> r = Rules.preset('online', knock_limit=8)
+        >>> r.overrides()['target'] = 1
+        >>> r.overrides()
+        {'knock_limit': 8}
+        """
+        cached: dict[str, Any] | None = self.__dict__.get("_overrides")
+        if cached is None:
+            base = _preset_rules(self.name)
+            cached = {
+                f.name: getattr(self, f.name)
+                for f in fields(self)
+                if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+            }
+            object.__setattr__(self, "_overrides", cached)
+        return dict(cached)
 
     def to_json(self) -> dict[str, Any]:
         """``{"preset": name, "overrides": {...}}``: the form records store.

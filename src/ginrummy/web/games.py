@@ -68,6 +68,14 @@ class Room:
     ready: list[bool] = field(default_factory=lambda: [False, False])
     computer_task: asyncio.Task[None] | None = None
     last: dict[str, Any] | None = None
+    #: The rules as sent in every state message: fixed for the game, so worked out once (and shared
+    #: by every message, read only).
+    rules_json: dict[str, Any] = field(init=False)
+    rules_text: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rules_json = self.match.rules.to_json()
+        self.rules_text = self.match.rules.describe()
 
     @property
     def version(self) -> int:
@@ -402,8 +410,8 @@ class GameService:
             "names": list(room.row.names),
             "opponent": room.row.opponent,
             "computer_seat": room.row.computer_seat,
-            "rules": rules.to_json(),
-            "rules_text": rules.describe(),
+            "rules": room.rules_json,
+            "rules_text": room.rules_text,
             "status": "finished" if m.is_over else "playing",
             "hand_no": len(m.hands),
             "deck_hash": room.commitments[-1] if room.commitments else None,
