@@ -392,3 +392,16 @@ def test_module_imports_point_one_way(module: str, forbidden: set[str]) -> None:
     code = f"import sys, {module}; print(' '.join(sorted(m for m in sys.modules if m.startswith('ginrummy'))))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert module in out and not forbidden & set(out), sorted(forbidden & set(out))
+
+
+def test_score_sheet_keeps_a_column_per_seat() -> None:
+    s = ScoreSheet(Rules(target=50), seats=3)
+    s.add(HandResult(kind="knock", winner=2, points=30, knocker=2))
+    s.add(HandResult(kind="gin", winner=1, points=45, knocker=1))
+    assert s.scores == (0, 45, 30) and s.hands_won == (0, 1, 1)
+    with pytest.raises(IllegalActionError, match="no player 3 in a 3-player game"):
+        s.add(HandResult(kind="knock", winner=3, points=5, knocker=3))
+    s.add(HandResult(kind="knock", winner=2, points=25, knocker=2))
+    f = s.final()
+    # Seat 2 reached 55; no shutout (seat 1 scored); boxes for every seat that won a hand.
+    assert s.winner == 2 and f.totals == (0, 45 + 20, 55 + 100 + 40) and f.margin == 195 - 65

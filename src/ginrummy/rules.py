@@ -29,7 +29,6 @@ from .errors import RulesError
 ShutoutMode = Literal["bonus", "double_total", "double_hands", "none"]
 FirstDealer = Literal["high_cut", "low_cut", "random"]
 NextDealer = Literal["winner", "loser", "alternate"]
-ThreePlayerScoring = Literal["individual"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "shutout": get_args(ShutoutMode),
@@ -75,9 +74,6 @@ class Rules:
     first_dealer: FirstDealer = "high_cut"
     next_dealer: NextDealer = "winner"
     hollywood: bool = False
-    # More players (a later layer uses these).
-    team_target: int = 125
-    team_bonuses: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -99,8 +95,6 @@ class Rules:
             raise RulesError(f"rule dead_hand_stock must be 0 to 10, not {self.dead_hand_stock}")
         if self.target < 1:
             raise RulesError(f"rule target must be at least 1, not {self.target}")
-        if self.team_target < 1:
-            raise RulesError(f"rule team_target must be at least 1, not {self.team_target}")
         for name in ("gin_bonus", "undercut_bonus", "big_gin_bonus", "game_bonus", "box_bonus", "shutout_bonus"):
             if getattr(self, name) < 0:
                 raise RulesError(f"rule {name} cannot be negative ({getattr(self, name)})")

@@ -47,7 +47,7 @@ HOLLYWOOD_GAMES = 3
 # ---------------------------------------------------------------------------------------------
 
 
-def next_dealer(rules: Rules, dealer: int, result: HandResult, seats: int = 2) -> int:
+def next_dealer(rules: Rules, dealer: int, result: HandResult) -> int:
     """Who deals after a hand dealt by ``dealer`` ended with ``result``.
 
     The same dealer deals again after a dead hand, whatever the rule (every document agrees).
@@ -64,10 +64,8 @@ def next_dealer(rules: Rules, dealer: int, result: HandResult, seats: int = 2) -
     if rules.next_dealer == "winner":
         return result.winner
     if rules.next_dealer == "loser":
-        if seats != 2:
-            raise ValueError("'loser deals' needs the hand's loser; with more seats, decide it in the caller")
         return 1 - result.winner
-    return (dealer + 1) % seats
+    return 1 - dealer
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,7 +80,7 @@ class Cut:
         return len(set(ranks)) < len(ranks)
 
 
-def cut_for_deal(rules: Rules, rng: random.Random, seats: int = 2) -> tuple[int, list[Cut]]:
+def cut_for_deal(rules: Rules, rng: random.Random) -> tuple[int, list[Cut]]:
     """Choose the first dealer per ``rules.first_dealer``: returns (dealer, the cuts made).
 
     Cutting: each seat draws a card from a shuffled deck; kings are high and aces low, suits do
@@ -95,12 +93,12 @@ def cut_for_deal(rules: Rules, rng: random.Random, seats: int = 2) -> tuple[int,
     []
     """
     if rules.first_dealer == "random":
-        return rng.randrange(seats), []
+        return rng.randrange(2), []
     cuts: list[Cut] = []
     while True:
         deck = list(range(52))
         rng.shuffle(deck)
-        cut = Cut(tuple(deck[:seats]))
+        cut = Cut(tuple(deck[:2]))
         cuts.append(cut)
         if cut.tie:
             continue
@@ -318,6 +316,9 @@ class ScoreSheet:
     game 1 only, the 2nd in games 1 and 2, each later win in every game still open (a win is
     written only in games still open). A game closes when a player reaches the target in it and
     takes its bonuses then; the match is over when all three have closed.
+
+    ``seats`` is the number of players whose columns the sheet keeps (2; the ledger itself does
+    not assume two, so games of more players can be scored on it).
 
     >>> s = ScoreSheet(Rules(target=10))
     >>> s.add(HandResult(kind='knock', winner=1, points=12, knocker=1))
