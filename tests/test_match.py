@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from ginrummy.cards import rank_of
 from ginrummy.errors import IllegalActionError
-from ginrummy.match import Match, ScoreSheet, cut_for_deal, next_dealer
+from ginrummy.match import Match
 from ginrummy.rules import Rules
+from ginrummy.scoresheet import ScoreSheet, cut_for_deal, next_dealer
 from ginrummy.scoring import DEAD_HAND, HandResult, score_hand
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
@@ -373,3 +374,34 @@ def test_match_with_explicit_deck_and_hollywood_scores() -> None:
     play = play_game(Rules(hollywood=True), 5)
     f = play.final()
     assert len(f.games) == 3 and f.totals == tuple(sum(g.totals[s] for g in f.games) for s in (0, 1))
+
+
+@pytest.mark.parametrize(
+    ("module", "forbidden"),
+    [
+        # The ledger stands alone: the scorekeeper scores real-card games without the card engine.
+        ("ginrummy.scoresheet", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
+        ("ginrummy.scorekeeper", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
+        # Records depend on matches, never the reverse.
+        ("ginrummy.match", {"ginrummy.record"}),
+    ],
+)
+def test_module_imports_point_one_way(module: str, forbidden: set[str]) -> None:
+    import subprocess
+
+    code = f"import sys, {module}; print(' '.join(sorted(m for m in sys.modules if m.startswith('ginrummy'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert module in out and not forbidden & set(out), sorted(forbidden & set(out))
+
+
+def test_score_sheet_keeps_a_column_per_seat() -> None:
+    s = ScoreSheet(Rules(target=50), seats=3)
+    s.add(HandResult(kind="knock", winner=2, points=30, knocker=2))
+    s.add(HandResult(kind="gin", winner=1, points=45, knocker=1))
+    assert s.scores == (0, 45, 30) and s.hands_won == (0, 1, 1)
+    with pytest.raises(IllegalActionError, match="no player 3 in a 3-player game"):
+        s.add(HandResult(kind="knock", winner=3, points=5, knocker=3))
+    s.add(HandResult(kind="knock", winner=2, points=25, knocker=2))
+    f = s.final()
+    # Seat 2 reached 55; no shutout (seat 1 scored); boxes for every seat that won a hand.
+    assert s.winner == 2 and f.totals == (0, 45 + 20, 55 + 100 + 40) and f.margin == 195 - 65

@@ -85,6 +85,20 @@ def test_json_round_trip_stores_preset_and_overrides() -> None:
         Rules.from_json({"preset": "classic", "colour": 1})
 
 
+def test_overrides_kept_once_leave_equality_hash_copies_and_pickles_alone() -> None:
+    import copy
+    import pickle
+
+    r = Rules.preset("online", knock_limit=8)
+    fresh = Rules.preset("online", knock_limit=8)
+    assert r.overrides() == {"knock_limit": 8}
+    assert r == fresh and hash(r) == hash(fresh) and repr(r) == repr(fresh)
+    changed = r.replace(knock_limit=5, target=150)  # a new rule set works its overrides out again
+    assert changed.overrides() == {"knock_limit": 5, "target": 150} and r.overrides() == {"knock_limit": 8}
+    for other in (copy.copy(r), pickle.loads(pickle.dumps(r))):
+        assert other == r and other.overrides() == {"knock_limit": 8}
+
+
 def test_load_from_toml_and_json_files(tmp_path: Path) -> None:
     toml = tmp_path / "house.toml"
     toml.write_text('preset = "online"\nknock_limit = 7\nlast_chance = true\n', encoding="utf-8")

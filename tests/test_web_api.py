@@ -166,9 +166,9 @@ def test_whole_game_history_stats_replay_record(client: TestClient) -> None:
     rec = client.get(f"/api/games/{gid}/record")
     assert rec.status_code == 200 and "attachment" in rec.headers["content-disposition"]
     # It is the engine's record format: the engine replays it to the same final score.
-    from ginrummy.match import Match
+    from ginrummy.record import match_from_record
 
-    again = Match.from_record(rec.json())
+    again = match_from_record(rec.json())
     assert again.is_over and list(again.final().totals) == final["totals"]
 
 
@@ -230,3 +230,123 @@ def test_set_name_over_http(client: TestClient) -> None:
     r = client.post(url, json={"name": "z" * 40}, headers=h)
     assert r.status_code == 200 and r.json()["game"]["names"][1] == "z" * 40
     assert client.get(f"/api/games/{g['id']}").json()["names"] == ["Player 1", "z" * 40]
+
+
+#: The store's schema before seats became rows (files made then report ``PRAGMA user_version`` 0).
+OLD_SCHEMA = [
+    """CREATE TABLE games (id TEXT PRIMARY KEY, rules TEXT NOT NULL, names TEXT NOT NULL, opponent TEXT NOT NULL,
+        computer_seat INTEGER, seed TEXT NOT NULL, first_dealer INTEGER NOT NULL, token0 TEXT NOT NULL,
+        token1 TEXT NOT NULL, created REAL NOT NULL, finished REAL, status TEXT NOT NULL, final TEXT)""",
+    """CREATE TABLE hands (game_id TEXT NOT NULL, hand_no INTEGER NOT NULL, dealer INTEGER NOT NULL, deck TEXT NOT NULL,
+        nonce TEXT NOT NULL, result TEXT, deadwood TEXT, PRIMARY KEY (game_id, hand_no))""",
+    """CREATE TABLE actions (game_id TEXT NOT NULL, seq INTEGER NOT NULL, hand_no INTEGER NOT NULL, seat INTEGER NOT NULL,
+        action TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY (game_id, seq))""",
+    "CREATE INDEX games_status ON games (status, finished)",
+]
+
+
+def _old_schema_db(path: Path) -> list[tuple[str, int]]:
+    """An old-schema file holding two games in progress, each with a few actions of hand 1 played;
+    returns each game's (id, actions stored)."""
+    import json
+    import sqlite3
+
+    from ginrummy.hand import Hand
+    from ginrummy.rules import Rules
+    from ginrummy.web.storage import hash_token
+
+    conn = sqlite3.connect(path)
+    for stmt in OLD_SCHEMA:
+        conn.execute(stmt)
+    out = []
+    for gid, opponent, computer_seat, names, plies in [
+        ("oldcomputer", "simple", 1, ["Ann", "Computer (simple)"], 4),
+        ("oldfriends", "human", None, ["Ann", "Bo"], 4),
+    ]:
+        conn.execute(
+            "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, 'playing', NULL)",
+            (gid, json.dumps(Rules.preset("classic", target=30).to_json()), json.dumps(names), opponent, computer_seat,
+             "12345", 0, hash_token(f"{gid}-0"), hash_token(f"{gid}-1"), 1.0),
+        )
+        deck = list(range(51, -1, -1))
+        conn.execute("INSERT INTO hands VALUES (?, 0, 0, ?, 'nonce', NULL, NULL)", (gid, json.dumps(deck)))
+        hand = Hand(Rules.preset("classic", target=30), 0)
+        hand.deal(deck)
+        for seq in range(plies):  # pass, pass, stock, a discard: seat 0 (the person) is to move
+            seat = hand.current
+            legal = hand.legal_actions()
+            action = next((a for a in legal if str(a) in ("pass", "stock")), legal[0])
+            hand.apply(action)
+            conn.execute("INSERT INTO actions VALUES (?, ?, 0, ?, ?, 2.0)", (gid, seq, seat, str(action)))
+        out.append((gid, plies))
+    conn.commit()
+    conn.close()
+    return out
+
+
+def test_old_schema_file_is_migrated_and_its_games_play_on(db: Path) -> None:
+    import sqlite3
+
+    from ginrummy.web.storage import SCHEMA_VERSION, Store
+
+    games = _old_schema_db(db)
+    app = create_app(db, computer_delay=0, compute="thread")
+    with TestClient(app) as c:
+        for gid, plies in games:
+            s = state(c, gid, {"X-Seat-Token": f"{gid}-0"})
+            assert s["seq"] == plies + 1 and s["view"]["current"] == 0 and s["view"]["phase"] == "draw"
+            assert s["game"]["names"][0] == "Ann" and s["game"]["rules"]["overrides"] == {"target": 30}
+        assert state(c, "oldfriends", {"X-Seat-Token": "oldfriends-1"})["seat"] == 1
+        assert c.get("/api/games/oldfriends/state", headers={"X-Seat-Token": "oldcomputer-1"}).status_code == 403
+        pub = c.get("/api/games/oldcomputer").json()
+        assert pub["opponent"] == "simple" and pub["computer_seat"] == 1
+        friends = c.get("/api/games/oldfriends").json()
+        assert friends["opponent"] == "human" and friends["computer_seat"] is None and friends["names"] == ["Ann", "Bo"]
+        end = play_rest(c, "oldcomputer", {"X-Seat-Token": "oldcomputer-0"})
+        assert end["game"]["status"] == "finished"
+        assert c.get("/api/games/oldcomputer/replay").status_code == 200
+    conn = sqlite3.connect(db)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert "token0" not in [r[1] for r in conn.execute("PRAGMA table_info(games)")]
+    assert conn.execute("SELECT game_id, seat, name, player FROM seats ORDER BY game_id, seat").fetchall() == [
+        ("oldcomputer", 0, "Ann", "human"), ("oldcomputer", 1, "Computer (simple)", "simple"),
+        ("oldfriends", 0, "Ann", "human"), ("oldfriends", 1, "Bo", "human"),
+    ]
+    conn.close()
+    Store(db).close()  # opening a migrated file again changes nothing
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT count(*) FROM seats").fetchone()[0] == 4
+    conn.execute("PRAGMA user_version = 99")
+    conn.commit()
+    conn.close()
+    from ginrummy.web.storage import StoreError
+
+    with pytest.raises(StoreError, match="newer"):
+        Store(db)
+
+
+def test_store_keeps_seats_as_rows_and_checks_them_on_replay(client: TestClient, db: Path) -> None:
+    import sqlite3
+
+    from ginrummy.web.storage import Store, StoreError
+
+    g = client.post("/api/games", json={"opponent": "human", "names": ["Ann", "Bo"]}).json()
+    gid = g["id"]
+    s = state(client, gid, {"X-Seat-Token": g["token"]})
+    mover = s["view"]["current"]
+    token = [g["token"], g["invite_token"]][mover]
+    s = state(client, gid, {"X-Seat-Token": token})
+    r = client.post(f"/api/games/{gid}/actions", json=autoplay.respond(s), headers={"X-Seat-Token": token})
+    assert r.status_code == 200
+    store = Store(db)
+    stored = store.load_match(gid)
+    assert stored is not None and [a.seat for a in stored.actions] == [mover]
+    assert [seat.name for seat in stored.row.seats] == ["Ann", "Bo"] and stored.row.computer_seat is None
+    assert store.load_match("nosuchgame") is None
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE actions SET seat = ? WHERE game_id = ?", (1 - mover, gid))
+    conn.commit()
+    conn.close()
+    with pytest.raises(StoreError, match="stored for seat"):
+        store.load_match(gid)
+    store.close()

@@ -153,7 +153,7 @@ def test_hint_answers_from_the_seats_view(client: TestClient) -> None:
 
 
 def _hollywood_columns(rules: Any, results: list[dict[str, Any]]) -> list[list[int]]:
-    from ginrummy.match import ScoreSheet
+    from ginrummy.scoresheet import ScoreSheet
     from ginrummy.scoring import HandResult
 
     sheet = ScoreSheet(rules, [HandResult(**r) for r in results])

@@ -24,8 +24,8 @@ record gives the same bytes.
 >>> m = Match(Rules(), first_dealer=1, seed=5)
 >>> _ = m.start_hand(list(range(52)))
 >>> _ = m.apply('pass')
->>> text = dumps(m.to_record())
->>> dumps(Match.from_record(loads(text)).to_record()) == text
+>>> text = dumps(match_to_record(m))
+>>> dumps(match_to_record(match_from_record(loads(text)))) == text
 True
 """
 
@@ -34,18 +34,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from .actions import Action
 from .cards import card_str, parse_card
 from .errors import GinRummyError, IllegalActionError, NotationError, RecordError, RulesError
+from .hand import Step
 from .match import Match
 from .rules import Rules
 
 FORMAT = "ginrummy-record/1"
 KINDS = ("game", "hand")
+
+#: Told of each step of a replay: ``(match, None)`` right after a deal, ``(match, step)`` after
+#: each action (a finished hand already on the sheet), so a caller (the web app's move-by-move
+#: replay) can look at the table in between.
+ReplayObserver = Callable[[Match, Step | None], None]
 
 
 class ReplayError(RecordError):
@@ -78,8 +84,10 @@ def match_status(match: Match) -> dict[str, Any]:
     }
 
 
-def match_to_record(match: Match, kind: str = "game") -> dict[str, Any]:
-    """The JSON record of a match (``kind="hand"`` for a one-hand record)."""
+def match_to_record(match: Match, kind: str | None = None) -> dict[str, Any]:
+    """The JSON record of a match: ``kind`` "game", or "hand" for a one-hand record (default:
+    the kind the match was read from, else "game")."""
+    kind = kind or match.record_kind
     if kind not in KINDS:
         raise RecordError(f"record kind must be one of {', '.join(KINDS)}, not {kind!r}")
     if kind == "hand" and len(match.hands) != 1:
@@ -155,8 +163,11 @@ def _deck(raw: Any, hand: int) -> list[int]:
     return cards
 
 
-def match_from_record(data: Mapping[str, Any]) -> Match:
-    """Replay a record into a :class:`Match`, checking every action and every stated result."""
+def match_from_record(data: Mapping[str, Any], *, observe: ReplayObserver | None = None) -> Match:
+    """Replay a record into a :class:`Match`, checking every action and every stated result.
+
+    ``observe`` (optional) is called after each deal and each action (see :data:`ReplayObserver`).
+    """
     if not isinstance(data, Mapping):
         raise ReplayError("a record must be a JSON object")
     if data.get("format") != FORMAT:
@@ -185,7 +196,7 @@ def match_from_record(data: Mapping[str, Any]) -> Match:
     match = Match(rules, first_dealer=first, seed=seed, players=players)
     match.record_kind = kind
     for i, hd in enumerate(hands):
-        _replay_hand(match, i, hd, last=i == len(hands) - 1)
+        _replay_hand(match, i, hd, last=i == len(hands) - 1, observe=observe)
     stated = data.get("result")
     if stated is not None:
         derived = match_status(match)
@@ -196,7 +207,7 @@ def match_from_record(data: Mapping[str, Any]) -> Match:
     return match
 
 
-def _replay_hand(match: Match, i: int, hd: Any, *, last: bool) -> None:
+def _replay_hand(match: Match, i: int, hd: Any, *, last: bool, observe: ReplayObserver | None) -> None:
     if not isinstance(hd, Mapping):
         raise ReplayError(f"hand {i + 1} must be an object", hand=i)
     if match.is_over:
@@ -215,6 +226,8 @@ def _replay_hand(match: Match, i: int, hd: Any, *, last: bool) -> None:
         raise ReplayError(f"hand {i + 1} has no deck, and the record has no seed to shuffle one from", hand=i)
     deck = _deck(hd["deck"], i) if "deck" in hd else None
     h = match.start_hand(deck)
+    if observe is not None:
+        observe(match, None)
     actions = hd.get("actions", [])
     if not isinstance(actions, list):
         raise ReplayError(f"hand {i + 1}: actions must be a list", hand=i)
@@ -229,7 +242,7 @@ def _replay_hand(match: Match, i: int, hd: Any, *, last: bool) -> None:
                 action = Action.from_int(text)
             else:
                 raise NotationError(f"not an action: {text!r}")
-            match.apply(action)
+            step = match.apply(action)
         except NotationError as e:
             raise ReplayError(f"{where}: {e}", hand=i, index=j, action=str(text), rule="notation") from None
         except IllegalActionError as e:
@@ -237,6 +250,8 @@ def _replay_hand(match: Match, i: int, hd: Any, *, last: bool) -> None:
             raise ReplayError(
                 f"{where}, by {seat}: {e} [rule: {e.rule}]", hand=i, index=j, action=str(text), rule=e.rule
             ) from None
+        if observe is not None:
+            observe(match, step)
     if not h.is_over and not last:
         raise ReplayError(f"hand {i + 1} is not finished, but another hand follows it", hand=i)
     stated = hd.get("result")
@@ -322,6 +337,7 @@ __all__ = [
     "FORMAT",
     "GinRummyError",
     "ReplayError",
+    "ReplayObserver",
     "dumps",
     "load",
     "loads",

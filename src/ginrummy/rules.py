@@ -29,7 +29,6 @@ from .errors import RulesError
 ShutoutMode = Literal["bonus", "double_total", "double_hands", "none"]
 FirstDealer = Literal["high_cut", "low_cut", "random"]
 NextDealer = Literal["winner", "loser", "alternate"]
-ThreePlayerScoring = Literal["individual"]
 
 _CHOICES: dict[str, tuple[str, ...]] = {
     "shutout": get_args(ShutoutMode),
@@ -75,9 +74,6 @@ class Rules:
     first_dealer: FirstDealer = "high_cut"
     next_dealer: NextDealer = "winner"
     hollywood: bool = False
-    # More players (a later layer uses these).
-    team_target: int = 125
-    team_bonuses: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -99,8 +95,6 @@ class Rules:
             raise RulesError(f"rule dead_hand_stock must be 0 to 10, not {self.dead_hand_stock}")
         if self.target < 1:
             raise RulesError(f"rule target must be at least 1, not {self.target}")
-        if self.team_target < 1:
-            raise RulesError(f"rule team_target must be at least 1, not {self.team_target}")
         for name in ("gin_bonus", "undercut_bonus", "big_gin_bonus", "game_bonus", "box_bonus", "shutout_bonus"):
             if getattr(self, name) < 0:
                 raise RulesError(f"rule {name} cannot be negative ({getattr(self, name)})")
@@ -135,13 +129,26 @@ class Rules:
         return cls(**base)
 
     def overrides(self) -> dict[str, Any]:
-        """The settings that differ from this rule set's preset, for records."""
-        base = _preset_rules(self.name)
-        return {
-            f.name: getattr(self, f.name)
-            for f in fields(self)
-            if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
-        }
+        """The settings that differ from this rule set's preset, for records.
+
+        Worked out once per rule set (it is frozen) and kept on the instance, outside the fields:
+        the web app sends them with every state message. Each call returns a fresh copy.
+
+        >>> r = Rules.preset('online', knock_limit=8)
+        >>> r.overrides()['target'] = 1
+        >>> r.overrides()
+        {'knock_limit': 8}
+        """
+        cached: dict[str, Any] | None = self.__dict__.get("_overrides")
+        if cached is None:
+            base = _preset_rules(self.name)
+            cached = {
+                f.name: getattr(self, f.name)
+                for f in fields(self)
+                if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+            }
+            object.__setattr__(self, "_overrides", cached)
+        return dict(cached)
 
     def to_json(self) -> dict[str, Any]:
         """``{"preset": name, "overrides": {...}}``: the form records store.

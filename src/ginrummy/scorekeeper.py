@@ -3,7 +3,7 @@
 Per hand, the players enter who knocked (or went gin / big gin, or that the hand was dead) and
 both deadwood counts after layoffs. The scorekeeper decides knock, gin or undercut with the same
 :func:`~ginrummy.scoring.score_hand` the engine uses, and keeps the sheet with the same
-:class:`~ginrummy.match.ScoreSheet` (so bonuses, shutouts, Oklahoma boxes and Hollywood agree
+:class:`~ginrummy.scoresheet.ScoreSheet` (so bonuses, shutouts, Oklahoma boxes and Hollywood agree
 with played games by construction).
 
 Input, one object per hand (players are named by the keys used)::
@@ -38,8 +38,8 @@ from typing import Any
 
 from .cards import parse_card
 from .errors import GinRummyError, IllegalActionError, NotationError
-from .match import ScoreSheet
 from .rules import Rules, parse_rule_settings
+from .scoresheet import ScoreSheet
 from .scoring import DEAD_HAND, HandResult, score_hand
 
 ENTRY_KEYS = frozenset({"knocker", "deadwood", "gin", "big_gin", "upcard", "dead"})

@@ -15,7 +15,7 @@ sys.path.insert(0, str(HERE))
 from golden_policy import play_game, play_hand  # noqa: E402
 
 from ginrummy.match import Match  # noqa: E402
-from ginrummy.record import dumps  # noqa: E402
+from ginrummy.record import dumps, match_to_record  # noqa: E402
 from ginrummy.rules import Rules  # noqa: E402
 
 #: name -> (rules, seed)
@@ -39,13 +39,13 @@ CASES: dict[str, tuple[Rules, int]] = {
 
 def build(name: str) -> str:
     rules, seed = CASES[name]
-    return dumps(play_game(rules, seed).to_record())
+    return dumps(match_to_record(play_game(rules, seed)))
 
 
 def build_single_hand() -> str:
     m = Match(Rules.preset("online", big_gin=True), seed=11, players=("You", "Sam"))
     play_hand(m)
-    return dumps(m.to_record(kind="hand"))
+    return dumps(match_to_record(m, kind="hand"))
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ best layout. ``--watch`` plays two computer players and prints the game.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Callable
 from typing import TextIO
@@ -21,6 +22,7 @@ from ..melds import best_arrangement
 from ..observation import SeatView
 from ..players import PLAYERS, get_player
 from ..players.base import Player
+from ..record import match_to_record
 from ..rules import Rules, parse_rule_settings
 from ..table import Seat, Table
 
@@ -167,9 +169,7 @@ def run(args: argparse.Namespace) -> int:
     for line in match.final().explain(names[:2]):
         print(line)
     if args.record:
-        import json
-
         with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(match.to_record(), f, indent=2)
+            json.dump(match_to_record(match), f, indent=2)
             f.write("\n")
     return 0

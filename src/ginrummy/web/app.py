@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -27,17 +26,15 @@ from fastapi.staticfiles import StaticFiles
 
 from ..errors import GinRummyError
 from ..rules import PRESETS, Rules
-from . import history
+from . import history, scorekeeper_routes, sheets
 from .computer import STRENGTHS, ComputerRunner, Mode
 from .errors import WebError, describe
-from .games import HUMAN, Connection, GameService, Room, close_rooms
-from .storage import Store
+from .games import Connection, GameService, Room, close_rooms
+from .storage import HUMAN, Store
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("ginrummy.web")
 
-#: Routers of teammates, included when present (the scorekeeper page, printable sheets).
-OPTIONAL_ROUTERS = ("ginrummy.web.scorekeeper_routes", "ginrummy.web.sheets")
 
 
 def _token(request: Request) -> str | None:
@@ -102,20 +99,9 @@ def create_app(
         status, body = describe(exc)
         return JSONResponse(body, status_code=status)
 
-    # Teammates' routers first, so their pages (e.g. /rules) win over our fallbacks.
-    have_rules_page = False
-    for module in OPTIONAL_ROUTERS:
-        try:
-            mod = importlib.import_module(module)
-        except ImportError as e:
-            log.info("optional router %s not available: %s", module, e)
-            continue
-        router = getattr(mod, "router", None)
-        if router is not None:
-            app.include_router(router)
-            have_rules_page = have_rules_page or any(getattr(r, "path", "") == "/rules" for r in router.routes)
-
-    app.include_router(_pages(have_rules_page))
+    app.include_router(scorekeeper_routes.router)
+    app.include_router(sheets.router)  # /rules (the printable rule sheet) and /scoresheet
+    app.include_router(_pages())
     app.include_router(_api(service, store))
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
@@ -125,7 +111,7 @@ def _page(name: str) -> FileResponse:
     return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
 
 
-def _pages(have_rules_page: bool) -> APIRouter:
+def _pages() -> APIRouter:
     r = APIRouter()
 
     @r.get("/", include_in_schema=False)
@@ -151,12 +137,6 @@ def _pages(have_rules_page: bool) -> APIRouter:
     @r.get("/replay/{game_id}", include_in_schema=False)
     async def replay_page(game_id: str) -> Response:
         return _page("replay.html")
-
-    if not have_rules_page:
-
-        @r.get("/rules", include_in_schema=False)
-        async def rules_page() -> Response:
-            return _page("rules.html")
 
     return r
 

@@ -8,8 +8,9 @@ The order of every change is fixed, because the issue requires it and players ha
 3. apply it to the match;
 4. queue the new state for every connection of both seats (that is the acknowledgement).
 
-A game not in memory (after a restart) is rebuilt by replaying its log through the engine; the
-computer is never asked again for a move it already made.
+A game not in memory (after a restart) is rebuilt by replaying its log through the engine
+(:meth:`~ginrummy.web.storage.Store.load_match`); the computer is never asked again for a move it
+already made.
 
 What goes to a seat is built from ``match.view(seat).to_json()`` plus public facts (names, score
 sheet, who is connected) and facts derived from that seat's own cards (its best melds): never
@@ -36,11 +37,10 @@ from ..observation import SeatView
 from ..rules import Rules
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
-from .storage import GameRow, Store, deck_commitment, hash_token
+from .storage import HUMAN, GameRow, SeatRow, Store, deck_commitment, hash_token
 
 log = logging.getLogger("ginrummy.web")
 
-HUMAN = "human"
 #: The longest name a seat may take.
 MAX_NAME = 40
 
@@ -68,6 +68,14 @@ class Room:
     ready: list[bool] = field(default_factory=lambda: [False, False])
     computer_task: asyncio.Task[None] | None = None
     last: dict[str, Any] | None = None
+    #: The rules as sent in every state message: fixed for the game, so worked out once (and shared
+    #: by every message, read only).
+    rules_json: dict[str, Any] = field(init=False)
+    rules_text: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rules_json = self.match.rules.to_json()
+        self.rules_text = self.match.rules.describe()
 
     @property
     def version(self) -> int:
@@ -112,12 +120,12 @@ class GameService:
         self.store.create_game(
             game_id=game_id,
             rules=rules.to_json(),
-            names=seat_names,
-            opponent=opponent,
-            computer_seat=computer_seat,
             seed=seed,
             first_dealer=match.first_dealer,
-            token_hashes=(hash_token(tokens[0]), hash_token(tokens[1])),
+            seats=[
+                SeatRow(s, hash_token(tokens[s]), seat_names[s], opponent if s == computer_seat else HUMAN)
+                for s in range(2)
+            ],
         )
         row = self.store.get_game(game_id)
         assert row is not None
@@ -159,22 +167,12 @@ class GameService:
 
     def load(self, game_id: str) -> Room:
         """Replay a stored game through the engine: decks and actions, no decisions."""
-        row = self.store.get_game(game_id)
-        if row is None:
+        stored = self.store.load_match(game_id)
+        if stored is None:
             raise not_found(f"no game {game_id!r}")
-        rules = Rules.from_json(row.rules)
-        match = Match(rules, first_dealer=row.first_dealer, seed=row.seed, players=row.names)
-        room = Room(row, match)
-        actions = self.store.actions(game_id)
-        by_hand: dict[int, list[str]] = {}
-        for a in actions:
-            by_hand.setdefault(a.hand_no, []).append(a.action)
-        for h in self.store.hands(game_id):
-            match.start_hand(h.deck)
-            room.commitments.append(deck_commitment(game_id, h.hand_no, h.deck, h.nonce))
-            for text in by_hand.get(h.hand_no, []):
-                match.apply(Action.parse(text))
-        room.actions = len(actions)
+        room = Room(stored.row, stored.match)
+        room.commitments = [deck_commitment(game_id, h.hand_no, h.deck, h.nonce) for h in stored.hands]
+        room.actions = len(stored.actions)
         room.ready = [room.is_computer(0), room.is_computer(1)]
         return room
 
@@ -294,9 +292,7 @@ class GameService:
         if room.is_computer(seat):
             raise forbidden("the computer's name cannot be changed")
         async with room.lock:
-            names = list(room.row.names)
-            names[seat] = clean
-            self.store.set_names(room.row.id, names)
+            self.store.set_name(room.row.id, seat, clean)
             row = self.store.get_game(room.row.id)
             assert row is not None
             room.row = row
@@ -414,8 +410,8 @@ class GameService:
             "names": list(room.row.names),
             "opponent": room.row.opponent,
             "computer_seat": room.row.computer_seat,
-            "rules": rules.to_json(),
-            "rules_text": rules.describe(),
+            "rules": room.rules_json,
+            "rules_text": room.rules_text,
             "status": "finished" if m.is_over else "playing",
             "hand_no": len(m.hands),
             "deck_hash": room.commitments[-1] if room.commitments else None,

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..actions import Action, Kind
+from ..actions import Kind
 from ..cards import card_str, cards_of
-from ..hand import Hand
+from ..hand import Hand, Step
 from ..match import Match
-from ..rules import Rules
+from ..record import ReplayObserver, match_to_record
 from .errors import WebError, not_found
-from .storage import GameRow, HandRow, Store, deck_commitment
+from .storage import GameRow, HandRow, Store, StoredMatch, deck_commitment
 
 
 def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:
@@ -135,24 +135,37 @@ def _frame(hand: Hand, seat: int | None, text: str) -> dict[str, Any]:
     }
 
 
+def _load_finished(store: Store, game_id: str, observe: ReplayObserver | None = None) -> StoredMatch:
+    _finished(store, game_id)  # refuse an unfinished game before replaying anything
+    stored = store.load_match(game_id, observe=observe)
+    if stored is None:
+        raise not_found(f"no game {game_id!r}")
+    return stored
+
+
 def replay(store: Store, game_id: str) -> dict[str, Any]:
     """Every step of a finished game with both hands face up, rebuilt by the engine from the log."""
-    g = _finished(store, game_id)
-    match = Match(Rules.from_json(g.rules), first_dealer=g.first_dealer, seed=g.seed, players=g.names)
-    actions = store.actions(game_id)
-    hands_out = []
-    for h in store.hands(game_id):
-        hand = match.start_hand(h.deck)
+    frames: list[list[dict[str, Any]]] = []
+    scores_after: list[tuple[int, int]] = []
 
-        frames = [_frame(hand, None, "deal")]
-        for a in (a for a in actions if a.hand_no == h.hand_no):
-            action = Action.parse(a.action)
-            step = match.apply(action)
-            text = str(action)
-            if action.kind is Kind.STOCK:
-                text = f"stock ({card_str(step.drawn)})"
-            frames.append(_frame(hand, a.seat, text))
-        explain = hand.result.explain((g.names[0], g.names[1])) if hand.result is not None else None
+    def observe(match: Match, step: Step | None) -> None:
+        hand = match.hand
+        assert hand is not None
+        if step is None:
+            frames.append([_frame(hand, None, "deal")])
+            return
+        text = str(step.action)
+        if step.action.kind is Kind.STOCK:
+            text = f"stock ({card_str(step.drawn)})"
+        frames[-1].append(_frame(hand, step.seat, text))
+        if hand.is_over:
+            scores_after.append(match.scores)
+
+    stored = _load_finished(store, game_id, observe)
+    g, match = stored.row, stored.match
+    names = (g.names[0], g.names[1])
+    hands_out = []
+    for h, hand, hand_frames, scores in zip(stored.hands, match.hands, frames, scores_after, strict=True):
         hands_out.append(
             {
                 "hand": h.hand_no + 1,
@@ -160,9 +173,9 @@ def replay(store: Store, game_id: str) -> dict[str, Any]:
                 "deck": [card_str(c) for c in h.deck],
                 "nonce": h.nonce,
                 "commitment": deck_commitment(game_id, h.hand_no, h.deck, h.nonce),
-                "scores_after": list(match.scores),
-                "explain": explain,
-                "frames": frames,
+                "scores_after": list(scores),
+                "explain": hand.result.explain(names) if hand.result is not None else None,
+                "frames": hand_frames,
             }
         )
     final = match.final()
@@ -176,31 +189,5 @@ def replay(store: Store, game_id: str) -> dict[str, Any]:
 
 
 def record(store: Store, game_id: str) -> dict[str, Any]:
-    """The engine's JSON record of a finished game (our own equivalent until ``ginrummy.record`` exists)."""
-    g = _finished(store, game_id)
-    match = Match(Rules.from_json(g.rules), first_dealer=g.first_dealer, seed=g.seed, players=g.names)
-    actions = store.actions(game_id)
-    hands = store.hands(game_id)
-    for h in hands:
-        match.start_hand(h.deck)
-        for a in actions:
-            if a.hand_no == h.hand_no:
-                match.apply(Action.parse(a.action))
-    try:
-        return match.to_record()
-    except ImportError:
-        return {
-            "format": "ginrummy-web-record/1",
-            "rules": g.rules,
-            "players": g.names,
-            "seed": g.seed,
-            "first_dealer": g.first_dealer,
-            "hands": [
-                {
-                    "dealer": h.dealer,
-                    "deck": [card_str(c) for c in h.deck],
-                    "actions": [a.action for a in actions if a.hand_no == h.hand_no],
-                }
-                for h in hands
-            ],
-        }
+    """The engine's JSON record (:mod:`ginrummy.record`) of a finished game."""
+    return match_to_record(_load_finished(store, game_id).match)

@@ -2,7 +2,7 @@
 
 Players enter each hand as it ended (who knocked and both counts after layoffs, or gin, big gin,
 a dead hand); the server scores it with the same :func:`~ginrummy.scoring.score_hand` and
-:class:`~ginrummy.match.ScoreSheet` the engine uses, so a hand scored here can never disagree with
+:class:`~ginrummy.scoresheet.ScoreSheet` the engine uses, so a hand scored here can never disagree with
 a hand played in the app, under any rule set (Oklahoma and Hollywood included).
 
 No account: a sheet is identified by an unguessable id (``secrets.token_urlsafe``) that the page

@@ -134,10 +134,7 @@ def _controls(rules: Rules, action: str, extra: str = "", keep: str = "") -> str
         f'<option value="{p}"{" selected" if p == rules.name else ""}>{p}</option>' for p in PRESETS
     )
     kinds = {f.name: str(f.type) for f in fields(Rules)}
-    hidden = ("team_target", "team_bonuses")  # 4-player team rules do not change a 2-player sheet
-    inputs = "".join(
-        f"<div>{_rule_input(rules, base, n, kinds[n])}</div>" for n in RULE_NAMES if n not in hidden
-    )
+    inputs = "".join(f"<div>{_rule_input(rules, base, n, kinds[n])}</div>" for n in RULE_NAMES)
     other = "/scoresheet" if action == "/rules" else "/rules"
     other_label = "Score sheet for these rules" if action == "/rules" else "Rule sheet for these rules"
     q = query_of(rules)

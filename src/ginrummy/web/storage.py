@@ -1,12 +1,18 @@
-"""The web app's store: games, each hand's deck, and an append-only log of actions.
+"""The web app's store: games, their seats, each hand's deck, and an append-only log of actions.
 
 Why a log and not snapshots: a game is *replayed* through the engine (:class:`~ginrummy.match.Match`)
 from its rules, its first dealer, each hand's deck and every action in order. That is exact,
 needs no second serialisation of the state that could drift from the engine, and never asks a
 computer player to decide again (its decisions are in the log like anyone's).
+:meth:`Store.load_match` is that replay, done once for every reader (the live game after a
+restart, the move-by-move replay, the record export) by the record format's own replay.
 
 Every action is appended (and committed) *before* the server acknowledges it, so a page reload,
 a dropped connection or a killed server resumes exactly where the game was.
+
+Seats are rows (``seats``: game, seat, token hash, name, player), not columns of ``games``, so
+a game can have any number of them. The schema's version is the file's ``PRAGMA user_version``;
+a file of an older version is migrated when it is opened (:data:`SCHEMA_VERSION`).
 
 All SQL lives in this module, behind methods, with the parameter style in one place
 (:data:`_P`), so another database (PostgreSQL) could replace SQLite by reimplementing
@@ -21,30 +27,47 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..cards import card_str
+from ..match import Match
+from ..record import FORMAT, ReplayObserver, match_from_record
+
 #: The DB-API parameter placeholder of this backend (``%s`` for psycopg).
 _P = "?"
 
-_SCHEMA = [
-    """CREATE TABLE IF NOT EXISTS games (
+#: The ``player`` of a seat taken by a person (a computer seat names its strength, e.g. "simple").
+HUMAN = "human"
+
+#: The schema this code writes. 0: files made before versions were kept, with the two seats as
+#: columns of ``games`` (``token0``/``token1``, ``names``, ``opponent``, ``computer_seat``);
+#: 1: seats as rows of ``seats``.
+SCHEMA_VERSION = 1
+
+_GAMES = """CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
         rules TEXT NOT NULL,
-        names TEXT NOT NULL,
-        opponent TEXT NOT NULL,
-        computer_seat INTEGER,
         seed TEXT NOT NULL,
         first_dealer INTEGER NOT NULL,
-        token0 TEXT NOT NULL,
-        token1 TEXT NOT NULL,
         created REAL NOT NULL,
         finished REAL,
         status TEXT NOT NULL,
         final TEXT
+    )"""
+
+_SCHEMA = [
+    _GAMES,
+    """CREATE TABLE IF NOT EXISTS seats (
+        game_id TEXT NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        token_hash TEXT NOT NULL,
+        name TEXT NOT NULL,
+        player TEXT NOT NULL,
+        PRIMARY KEY (game_id, seat)
     )""",
     """CREATE TABLE IF NOT EXISTS hands (
         game_id TEXT NOT NULL,
@@ -68,6 +91,13 @@ _SCHEMA = [
     "CREATE INDEX IF NOT EXISTS games_status ON games (status, finished)",
 ]
 
+_GAME_COLUMNS = "id, rules, seed, first_dealer, created, finished, status, final"
+
+
+class StoreError(Exception):
+    """A database file this code cannot use (written by a newer version), or a stored game that
+    does not replay as stored."""
+
 
 def hash_token(token: str) -> str:
     """Seat tokens are stored hashed: a leaked database file does not let anyone act for a seat."""
@@ -85,21 +115,51 @@ def deck_commitment(game_id: str, hand_no: int, deck: list[int], nonce: str) -> 
 
 
 @dataclass(frozen=True, slots=True)
+class SeatRow:
+    """One seat of a game: its token (only as a hash), its name, and who plays it."""
+
+    seat: int
+    token_hash: str
+    name: str
+    #: :data:`HUMAN`, or the computer's strength (a name of :data:`~ginrummy.web.computer.STRENGTHS`).
+    player: str
+
+    @property
+    def computer(self) -> bool:
+        return self.player != HUMAN
+
+
+@dataclass(frozen=True, slots=True)
 class GameRow:
-    """One game as stored (tokens only as hashes)."""
+    """One game as stored, with its seats in seat order."""
 
     id: str
     rules: dict[str, Any]
-    names: list[str]
-    opponent: str
-    computer_seat: int | None
+    seats: tuple[SeatRow, ...]
     seed: int
     first_dealer: int
-    token_hashes: tuple[str, str]
     created: float
     finished: float | None
     status: str
     final: dict[str, Any] | None
+
+    @property
+    def names(self) -> list[str]:
+        return [s.name for s in self.seats]
+
+    @property
+    def token_hashes(self) -> tuple[str, ...]:
+        return tuple(s.token_hash for s in self.seats)
+
+    @property
+    def computer_seat(self) -> int | None:
+        """The first seat a computer plays, or None when only people play."""
+        return next((s.seat for s in self.seats if s.computer), None)
+
+    @property
+    def opponent(self) -> str:
+        """What the game was created against: the computer's strength, or :data:`HUMAN`."""
+        return next((s.player for s in self.seats if s.computer), HUMAN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +182,18 @@ class ActionRow:
     action: str
 
 
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """A stored game replayed by the engine, with the rows it was replayed from."""
+
+    row: GameRow
+    match: Match
+    #: Every hand dealt, in order: deck, nonce (for the deck commitment), result.
+    hands: list[HandRow]
+    #: Every action, in order, with the seat that played it.
+    actions: list[ActionRow]
+
+
 class Store:
     """SQLite store. One connection shared by the app, serialised by a lock.
 
@@ -140,9 +212,31 @@ class Store:
         self._conn.execute("PRAGMA journal_mode=WAL")
         self._conn.execute("PRAGMA synchronous=NORMAL")
         self._conn.execute("PRAGMA foreign_keys=ON")
-        with self.connection() as c:
-            for stmt in _SCHEMA:
-                c.execute(stmt)
+        self._open_schema()
+
+    def _open_schema(self) -> None:
+        """Create the tables, or bring an older file up to :data:`SCHEMA_VERSION`, in one transaction.
+
+        ``BEGIN IMMEDIATE``: two servers opening the same old file cannot both migrate it.
+        """
+        with self._lock:
+            c = self._conn
+            c.execute("BEGIN IMMEDIATE")
+            try:
+                version = c.execute("PRAGMA user_version").fetchone()[0]
+                if version > SCHEMA_VERSION:
+                    raise StoreError(
+                        f"{self.path} has schema version {version}, newer than this ginrummy reads ({SCHEMA_VERSION})"
+                    )
+                if version == 0 and "token0" in _columns(c, "games"):
+                    _migrate_seat_columns_to_rows(c)
+                for stmt in _SCHEMA:
+                    c.execute(stmt)
+                c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            except BaseException:
+                c.execute("ROLLBACK")
+                raise
+            c.execute("COMMIT")
 
     def close(self) -> None:
         with self._lock:
@@ -180,46 +274,30 @@ class Store:
         *,
         game_id: str,
         rules: dict[str, Any],
-        names: list[str],
-        opponent: str,
-        computer_seat: int | None,
         seed: int,
         first_dealer: int,
-        token_hashes: tuple[str, str],
+        seats: Sequence[SeatRow],
     ) -> None:
+        """A new game and its seats (numbered 0, 1, ... in order), in one transaction."""
+        if [s.seat for s in seats] != list(range(len(seats))):
+            raise ValueError(f"seats must be numbered 0 to {len(seats) - 1} in order")
         with self.connection() as c:
             c.execute(
-                "INSERT INTO games (id, rules, names, opponent, computer_seat, seed, first_dealer, token0, token1, "
-                f"created, status) VALUES ({', '.join([_P] * 11)})",
-                (
-                    game_id,
-                    json.dumps(rules),
-                    json.dumps(names),
-                    opponent,
-                    computer_seat,
-                    str(seed),
-                    first_dealer,
-                    token_hashes[0],
-                    token_hashes[1],
-                    time.time(),
-                    "playing",
-                ),
+                f"INSERT INTO games (id, rules, seed, first_dealer, created, status) VALUES ({', '.join([_P] * 6)})",
+                (game_id, json.dumps(rules), str(seed), first_dealer, time.time(), "playing"),
+            )
+            c.executemany(
+                f"INSERT INTO seats (game_id, seat, token_hash, name, player) VALUES ({', '.join([_P] * 5)})",
+                [(game_id, s.seat, s.token_hash, s.name, s.player) for s in seats],
             )
 
     def get_game(self, game_id: str) -> GameRow | None:
         with self.connection() as c:
-            row = c.execute(
-                "SELECT id, rules, names, opponent, computer_seat, seed, first_dealer, token0, token1, created, "
-                f"finished, status, final FROM games WHERE id = {_P}",
-                (game_id,),
-            ).fetchone()
-        return None if row is None else _game_row(row)
+            row = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = {_P}", (game_id,)).fetchone()
+            return None if row is None else _with_seats(c, [row])[0]
 
     def list_games(self, status: str | None = None, limit: int = 200) -> list[GameRow]:
-        sql = (
-            "SELECT id, rules, names, opponent, computer_seat, seed, first_dealer, token0, token1, created, "
-            "finished, status, final FROM games"
-        )
+        sql = f"SELECT {_GAME_COLUMNS} FROM games"
         params: tuple[Any, ...] = ()
         if status is not None:
             sql += f" WHERE status = {_P}"
@@ -227,7 +305,7 @@ class Store:
         sql += f" ORDER BY created DESC LIMIT {_P}"
         with self.connection() as c:
             rows = c.execute(sql, (*params, limit)).fetchall()
-        return [_game_row(r) for r in rows]
+            return _with_seats(c, rows)
 
     def finish_game(self, game_id: str, final: dict[str, Any]) -> None:
         with self.connection() as c:
@@ -236,10 +314,12 @@ class Store:
                 (time.time(), json.dumps(final), game_id),
             )
 
-    def set_names(self, game_id: str, names: list[str]) -> None:
-        """The seats' names (a friend who joined by link names themself)."""
+    def set_name(self, game_id: str, seat: int, name: str) -> None:
+        """One seat's name (a friend who joined by link names themself)."""
         with self.connection() as c:
-            c.execute(f"UPDATE games SET names = {_P} WHERE id = {_P}", (json.dumps(names), game_id))
+            c.execute(
+                f"UPDATE seats SET name = {_P} WHERE game_id = {_P} AND seat = {_P}", (name, game_id, seat)
+            )
 
     # -- hands and actions -----------------------------------------------------------------
 
@@ -286,6 +366,51 @@ class Store:
             ).fetchall()
         return [ActionRow(*r) for r in rows]
 
+    def load_match(self, game_id: str, *, observe: ReplayObserver | None = None) -> StoredMatch | None:
+        """Replay a stored game through the engine (None if there is no such game).
+
+        The rows are read in one transaction and turned into a game record that
+        :func:`~ginrummy.record.match_from_record` replays, checking every action and each hand's
+        dealer; the seat stored with each action must be the seat the replay says played it.
+        ``observe`` sees each deal and each action as it is replayed (the move-by-move replay).
+        """
+        with self.connection():  # one transaction: the rows of one moment
+            row = self.get_game(game_id)
+            if row is None:
+                return None
+            hands = self.hands(game_id)
+            actions = self.actions(game_id)
+        by_hand: dict[int, list[ActionRow]] = {h.hand_no: [] for h in hands}
+        for a in actions:
+            if a.hand_no not in by_hand:
+                raise StoreError(f"game {game_id}: action {a.seq} belongs to hand {a.hand_no}, which was never dealt")
+            by_hand[a.hand_no].append(a)
+        record = {
+            "format": FORMAT,
+            "kind": "game",
+            "rules": row.rules,
+            "first_dealer": row.first_dealer,
+            "seed": row.seed,
+            "players": row.names,
+            "hands": [
+                {
+                    "dealer": h.dealer,
+                    "deck": [card_str(card) for card in h.deck],
+                    "actions": [a.action for a in by_hand[h.hand_no]],
+                }
+                for h in hands
+            ],
+        }
+        match = match_from_record(record, observe=observe)
+        for h, hand in zip(hands, match.hands, strict=True):
+            for a, step in zip(by_hand[h.hand_no], hand.history, strict=True):
+                if a.seat != step.seat:
+                    raise StoreError(
+                        f"game {game_id}: action {a.seq} ({a.action!r}) is stored for seat {a.seat}, "
+                        f"but seat {step.seat} played it on replay"
+                    )
+        return StoredMatch(row, match, hands, actions)
+
     def finished_hands(self, limit_games: int = 1000) -> list[tuple[GameRow, list[HandRow]]]:
         """Finished games with their hands, newest first, for history and statistics."""
         games = self.list_games("finished", limit_games)
@@ -308,18 +433,52 @@ def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
 
-def _game_row(r: tuple[Any, ...]) -> GameRow:
-    return GameRow(
-        id=r[0],
-        rules=json.loads(r[1]),
-        names=json.loads(r[2]),
-        opponent=r[3],
-        computer_seat=r[4],
-        seed=int(r[5]),
-        first_dealer=r[6],
-        token_hashes=(r[7], r[8]),
-        created=r[9],
-        finished=r[10],
-        status=r[11],
-        final=_loads(r[12]),
-    )
+def _with_seats(c: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
+    """Game rows (in :data:`_GAME_COLUMNS` order) with their seats, read in one query."""
+    if not rows:
+        return []
+    ids = [r[0] for r in rows]
+    seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
+    for game_id, seat, token_hash, name, player in c.execute(
+        f"SELECT game_id, seat, token_hash, name, player FROM seats WHERE game_id IN ({', '.join([_P] * len(ids))}) "
+        "ORDER BY game_id, seat",
+        ids,
+    ):
+        seats[game_id].append(SeatRow(seat, token_hash, name, player))
+    return [
+        GameRow(
+            id=r[0],
+            rules=json.loads(r[1]),
+            seats=tuple(seats[r[0]]),
+            seed=int(r[2]),
+            first_dealer=r[3],
+            created=r[4],
+            finished=r[5],
+            status=r[6],
+            final=_loads(r[7]),
+        )
+        for r in rows
+    ]
+
+
+def _columns(c: sqlite3.Connection, table: str) -> list[str]:
+    return [r[1] for r in c.execute(f"PRAGMA table_info({table})")]
+
+
+def _migrate_seat_columns_to_rows(c: sqlite3.Connection) -> None:
+    """Schema 0 -> 1: each game's ``token0``/``token1``, ``names``, ``opponent`` and
+    ``computer_seat`` become two rows of ``seats``; ``games`` is rebuilt without those columns
+    (SQLite cannot drop them in place on every version). Runs inside the caller's transaction."""
+    old = c.execute("SELECT id, names, opponent, computer_seat, token0, token1 FROM games").fetchall()
+    c.execute(_GAMES.replace("games", "games_v1", 1))
+    c.execute(f"INSERT INTO games_v1 ({_GAME_COLUMNS}) SELECT {_GAME_COLUMNS} FROM games")
+    c.execute("DROP TABLE games")  # its index goes with it; the schema creates it again
+    c.execute("ALTER TABLE games_v1 RENAME TO games")
+    c.execute(_SCHEMA[1])
+    seat_rows = []
+    for game_id, names, opponent, computer_seat, token0, token1 in old:
+        seat_names = json.loads(names)
+        for seat, token_hash in enumerate((token0, token1)):
+            player = opponent if computer_seat == seat else HUMAN
+            seat_rows.append((game_id, seat, token_hash, seat_names[seat], player))
+    c.executemany(f"INSERT INTO seats (game_id, seat, token_hash, name, player) VALUES ({', '.join([_P] * 5)})", seat_rows)

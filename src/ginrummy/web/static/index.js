@@ -10,9 +10,8 @@ const LABELS = {
   oklahoma_spade_double: "Oklahoma: spade upcard doubles", oklahoma_extra_boxes: "Oklahoma: extra boxes",
   target: "Game target", game_bonus: "Game bonus", box_bonus: "Box bonus (per hand won)", shutout: "Shutout",
   shutout_bonus: "Shutout game bonus", first_dealer: "First dealer", next_dealer: "Next dealer",
-  hollywood: "Hollywood scoring (three games)", repetition_limit: "Dead hand when a position repeats (times)", team_target: "Team target (4 players)", team_bonuses: "Team bonuses (4 players)",
+  hollywood: "Hollywood scoring (three games)", repetition_limit: "Dead hand when a position repeats (times)",
 };
-const HIDDEN = new Set(["team_target", "team_bonuses"]);  // 4-player options: not used by a 2-player table
 let options = null;
 
 function currentOverrides() {
@@ -64,7 +63,6 @@ async function init() {
   preset.innerHTML = Object.keys(options.presets).map((p) => `<option>${p}</option>`).join("");
   const box = document.getElementById("rule-fields");
   for (const f of options.rules) {
-    if (HIDDEN.has(f.name)) continue;
     const lab = LABELS[f.name] || f.name;
     let input;
     if (f.type === "bool") input = `<label><input type="checkbox" id="rule-${f.name}"> ${lab}</label>`;
