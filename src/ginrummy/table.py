@@ -23,7 +23,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -57,13 +57,20 @@ class Seat:
 
 
 class Table:
-    """One game played at a table of seats; every action goes through ``Match.apply``."""
+    """One game played at a table of seats; every action goes through ``Match.apply``.
 
-    def __init__(self, match: Match, seats: Sequence[Seat]) -> None:
+    ``before(seat, action)``, when given, is called with each checked action just before it is
+    applied: a server stores it there, so nothing is acknowledged that is not in its log.
+    """
+
+    def __init__(
+        self, match: Match, seats: Sequence[Seat], before: Callable[[int, Action], None] | None = None
+    ) -> None:
         if len(seats) != 2:
             raise ValueError(f"this table seats two players, not {len(seats)}")
         self.match = match
         self.seats = list(seats)
+        self.before = before
 
     # -- state ---------------------------------------------------------------------------
 
@@ -101,6 +108,11 @@ class Table:
         """What ``seat`` may see now, with the game score."""
         return self.match.view(seat)
 
+    def last_seen_by(self, seat: int) -> str:
+        """The latest step of the hand as ``seat`` may read it (a hidden card left out), or ""."""
+        events = self.view(seat).events
+        return events[-1].text() if events else ""
+
     def news(self, seat: int, since: int) -> tuple[list[Event], int]:
         """The events ``seat`` has not been shown yet (after the first ``since``), and the new count."""
         events = self.view(seat).events
@@ -125,6 +137,8 @@ class Table:
         if not isinstance(action, Action):
             action = Action.parse(action) if isinstance(action, str) else Action.from_int(action)
         h.verify(action, seat)
+        if self.before is not None:
+            self.before(seat, action)
         step = self.match.apply(action)
         if h.is_over:
             for i, s in enumerate(self.seats):

@@ -25,16 +25,19 @@ import contextlib
 import logging
 import secrets
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action, Kind
+from ..actions import Action
 from ..cards import card_str, cards_of
-from ..hand import Hand, Phase
+from ..events import LAYOUT_PHASES
+from ..hand import Hand
 from ..match import Match
 from ..melds import best_arrangement, deadwood, min_deadwood_after_discard
 from ..observation import SeatView
 from ..rules import Rules
+from ..table import Seat, Table
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
 from .storage import HUMAN, GameRow, SeatRow, Store, deck_commitment, hash_token
@@ -73,9 +76,13 @@ class Room:
     rules_json: dict[str, Any] = field(init=False)
     rules_text: list[str] = field(init=False)
 
+    #: The game's session: seats, turns, layouts; each action is stored before it is applied.
+    table: Table = field(init=False)
+
     def __post_init__(self) -> None:
         self.rules_json = self.match.rules.to_json()
         self.rules_text = self.match.rules.describe()
+        self.table = Table(self.match, [Seat(self.row.names[s], computer=self.is_computer(s)) for s in (0, 1)])
 
     @property
     def version(self) -> int:
@@ -213,21 +220,9 @@ class GameService:
             hand = room.hand
             if hand.is_over or hand.current != seat:
                 raise WebError(409, "not_your_turn", "it is not your turn to lay out")
-            if hand.phase is Phase.LAYOUT:
-                plan = hand.auto_layout()
-            elif hand.phase is Phase.DEFENDER_LAYOUT:
-                plan = hand.auto_defense()
-            elif hand.phase is Phase.LAYOFF:
-                plan = []
-            else:
+            if hand.phase not in LAYOUT_PHASES:
                 raise WebError(409, "not_layout", "the best layout is offered only after a knock")
-            for action in plan:
-                if hand.is_over or hand.current != seat:
-                    break
-                self._play(room, seat, action)
-            # Layoffs started by hand: keep laying off while any is allowed, then done.
-            while hand.phase is Phase.LAYOFF and hand.current == seat:
-                self._play(room, seat, _next_layoff(hand.legal_actions()))
+            self._play_all(room, seat, room.table.lay_out)
         self.broadcast(room)
         self.kick_computer(room)
 
@@ -252,13 +247,26 @@ class GameService:
 
     def _play(self, room: Room, seat: int, action: Action) -> None:
         """Verify, store, apply: the log is written before anyone is told."""
+        self._play_all(room, seat, lambda s: [room.table.act(s, action)])
+
+    def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+        """Run ``play(seat)`` on the room's table, storing each action before it is applied."""
         hand = room.hand
-        hand.verify(action)
         hand_no = len(room.match.hands) - 1
-        self.store.append_action(room.row.id, room.actions, hand_no, seat, str(action))
-        room.actions += 1
-        room.match.apply(action)
-        room.last = {"seat": seat, "action": _public_action(action, seat, hand)}
+
+        def store(s: int, action: Action) -> None:
+            self.store.append_action(room.row.id, room.actions, hand_no, s, str(action))
+            room.actions += 1
+
+        room.table.before = store
+        try:
+            before = room.actions
+            play(seat)
+        finally:
+            room.table.before = None
+        if room.actions != before:
+            # The last step as the other seat may read it (a stock card or knock discard hidden).
+            room.last = {"seat": seat, "action": room.table.last_seen_by(1 - seat)}
         if hand.is_over:
             self._hand_over(room, hand, hand_no)
 
@@ -296,6 +304,7 @@ class GameService:
             row = self.store.get_game(room.row.id)
             assert row is not None
             room.row = row
+            room.table.seats[seat].name = clean
         self.broadcast(room)
 
     # ------------------------------------------------------------------ the computer
@@ -447,15 +456,6 @@ class GameService:
         return out
 
 
-def _public_action(action: Action, seat: int, hand: Hand) -> str:
-    """The last action as the *other* seat may read it (a stock draw's card and a knock's discard hidden)."""
-    if action.kind is Kind.STOCK:
-        return "stock"
-    if action.kind is Kind.KNOCK:
-        return "knock"
-    return str(action)
-
-
 def _mine(view: SeatView) -> dict[str, Any]:
     """Facts computed from the seat's own cards only: best melds, deadwood, and after the best discard."""
     hand = view.hand
@@ -474,14 +474,6 @@ def _mine(view: SeatView) -> dict[str, Any]:
         "deadwood_cards": [card_str(c) for c in cards_of(hand & ~melded)],
         "after_discard": after,
     }
-
-
-def _next_layoff(legal: list[Action]) -> Action:
-    """In the layoff phase: any layoff still allowed (each only lowers the count), else done."""
-    for a in legal:
-        if a.kind is Kind.LAYOFF:
-            return a
-    return Action(Kind.DONE)
 
 
 async def close_rooms(service: GameService) -> None:
