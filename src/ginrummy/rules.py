@@ -30,7 +30,8 @@ ShutoutMode = Literal["bonus", "double_total", "double_hands", "none"]
 FirstDealer = Literal["high_cut", "low_cut", "random"]
 NextDealer = Literal["winner", "loser", "alternate"]
 
-_CHOICES: dict[str, tuple[str, ...]] = {
+#: The allowed values of each rule that is a choice among words.
+CHOICES: dict[str, tuple[str, ...]] = {
     "shutout": get_args(ShutoutMode),
     "first_dealer": get_args(FirstDealer),
     "next_dealer": get_args(NextDealer),
@@ -78,10 +79,10 @@ class Rules:
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name in _CHOICES:
-                if value not in _CHOICES[f.name]:
+            if f.name in CHOICES:
+                if value not in CHOICES[f.name]:
                     raise RulesError(
-                        f"rule {f.name} cannot be {value!r}: choose one of {', '.join(_CHOICES[f.name])}"
+                        f"rule {f.name} cannot be {value!r}: choose one of {', '.join(CHOICES[f.name])}"
                     )
             elif f.type in ("int",) and (not isinstance(value, int) or isinstance(value, bool)):
                 raise RulesError(f"rule {f.name} must be a whole number, not {value!r}")

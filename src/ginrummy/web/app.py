@@ -56,14 +56,14 @@ async def _body(request: Request) -> dict[str, Any]:
 
 def rule_options() -> dict[str, Any]:
     """Every rule switch with its type and choices, and each preset's values: the start page builds its form from this."""
-    from ..rules import _CHOICES
+    from ..rules import CHOICES
 
     out = []
     for f in fields(Rules):
         if f.name == "name":
             continue
-        kind = "choice" if f.name in _CHOICES else str(f.type)
-        out.append({"name": f.name, "type": kind, "choices": list(_CHOICES.get(f.name, ()))})
+        kind = "choice" if f.name in CHOICES else str(f.type)
+        out.append({"name": f.name, "type": kind, "choices": list(CHOICES.get(f.name, ()))})
     presets = {}
     for name in PRESETS:
         r = Rules.preset(name)

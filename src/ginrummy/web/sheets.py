@@ -117,11 +117,11 @@ def _rule_input(rules: Rules, base: Rules, name: str, kind: str) -> str:
     elif kind == "int":
         ctl = f'<input id="{ident}" name="{name}" type="number" min="0" value="{value}" data-default="{default}">'
     else:
-        from ..rules import _CHOICES
+        from ..rules import CHOICES
 
         opts = "".join(
             f'<option value="{c}"{" selected" if c == value else ""}>{c.replace("_", " ")}</option>'
-            for c in _CHOICES.get(name, (str(value),))
+            for c in CHOICES.get(name, (str(value),))
         )
         ctl = f'<select id="{ident}" name="{name}" data-default="{html.escape(str(default))}">{opts}</select>'
     return f'<label for="{ident}">{html.escape(label)}</label> {ctl}'
