@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 
 from .actions import Action
 from .errors import IllegalActionError
-from .hand import Hand, Step
+from .events import Step
+from .hand import Hand
 from .observation import SeatView
 from .rules import Rules
 from .scoresheet import Cut, FinalResult, ScoreSheet, cut_for_deal, next_dealer

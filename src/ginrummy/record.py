@@ -41,7 +41,7 @@ from typing import Any
 from .actions import Action
 from .cards import card_str, parse_card
 from .errors import GinRummyError, IllegalActionError, NotationError, RecordError, RulesError
-from .hand import Step
+from .events import Step
 from .match import Match
 from .rules import Rules
 

@@ -11,7 +11,8 @@ from typing import Any
 
 from ..actions import Kind
 from ..cards import card_str, cards_of
-from ..hand import Hand, Step
+from ..events import Step
+from ..hand import Hand
 from ..match import Match
 from ..record import ReplayObserver, match_to_record
 from .errors import WebError, not_found
