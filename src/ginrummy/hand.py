@@ -5,6 +5,11 @@ discard, the last-chance offer, then after a knock the knocker's layout, the def
 melds and the defender's layoffs. ``legal_actions()`` is the single source of truth;
 ``apply()`` raises :class:`IllegalActionError` naming the rule and changes nothing.
 
+Each phase has one handler triple below the class, as OpenSpiel's ``DiscardLegalActions`` /
+``ApplyDiscardAction``: ``_x_legal`` lists the legal actions, ``_x_refuse`` checks one action and
+gives the refusal's words and numbers in the same check, ``_x_act`` changes the state. They share
+this file with ``Hand`` because they change its state directly, which nothing outside may do.
+
 Readings where RULES.md leaves a detail open (a careful referee's, each tested):
 
 - No upcard: the non-dealer's dealt 11th card counts as the first draw, so that first
