@@ -27,7 +27,8 @@ from ginrummy.actions import Kind
 from ginrummy.cards import cards_of
 from ginrummy.events import Phase
 from ginrummy.melds import best_discards, joins_meld
-from ginrummy.players.expert import ExpertParams, _Decision
+from ginrummy.players.expert import ExpertParams
+from ginrummy.players.expert.value import _Decision
 from ginrummy.players.simple_players import simple_discard_choices
 from ginrummy.rules import Rules
 

@@ -27,7 +27,8 @@ from ginrummy.events import Phase
 from ginrummy.hand import Hand
 from ginrummy.melds import best_discards, deadwood, joins_meld, min_deadwood_after_discard
 from ginrummy.observation import SeatView
-from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision
+from ginrummy.players.expert import ExpertParams, ExpertPlayer
+from ginrummy.players.expert.value import _Decision
 from ginrummy.rules import Rules
 
 

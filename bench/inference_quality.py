@@ -25,7 +25,8 @@ from _expert_states import expert_views
 from ginrummy.cards import cards_of
 from ginrummy.events import Phase
 from ginrummy.melds import joins_meld
-from ginrummy.players.expert import ExpertParams, _Decision
+from ginrummy.players.expert import ExpertParams
+from ginrummy.players.expert.value import _Decision
 from ginrummy.rules import Rules
 
 

@@ -28,11 +28,12 @@ import argparse
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 
 from ginrummy.hand import new_hand
-from ginrummy.players import get_player
+from ginrummy.players import Player, get_player
 from ginrummy.players.driver import play_hand
 from ginrummy.rules import Rules
 
@@ -42,14 +43,19 @@ Dist = dict[int, list[tuple[int, float]]]
 def _job(args: tuple[str, str, str, int, list[int]]) -> list[tuple[int, int, bool]]:
     """(p1 started, points from p1's side, dead) for each hand index."""
     preset, p1, p2, seed, indices = args
-    rules = Rules.preset(preset)
+    return play_hands(Rules.preset(preset), lambda i: get_player(p1, seed=i), p2, seed, indices)
+
+
+def play_hands(rules: Rules, make_p1: Callable[[int], Player], p2: str, seed: int,
+               indices: list[int]) -> list[tuple[int, int, bool]]:
+    """:func:`_job` with p1 built by ``make_p1(hand index)`` (a player with chosen parameters)."""
     out = []
     for i in indices:
         rng = random.Random(seed * 1_000_003 + i)
         dealer = rng.randrange(2)
         seat = i % 2
         hand = new_hand(rules, dealer=dealer, seed=rng.getrandbits(48))
-        mine, theirs = get_player(p1, seed=i), get_player(p2, seed=i)
+        mine, theirs = make_p1(i), get_player(p2, seed=i)
         r = play_hand(hand, [mine, theirs] if seat == 0 else [theirs, mine])
         pts = 0 if r.winner is None else (r.points if r.winner == seat else -r.points)
         out.append((int(1 - dealer == seat), pts, r.winner is None))

@@ -53,7 +53,8 @@ from ginrummy.hand import Hand, new_hand
 from ginrummy.melds import best_arrangement, best_discards, deadwood, deadwood_cards, min_deadwood_after_discard
 from ginrummy.players import get_player
 from ginrummy.players.driver import play_hand
-from ginrummy.players.expert import ExpertPlayer, _Decision
+from ginrummy.players.expert import ExpertPlayer
+from ginrummy.players.expert.value import _Decision
 from ginrummy.players.peers import stats
 from ginrummy.rules import Rules
 

@@ -38,8 +38,7 @@ from ginrummy.players.driver import play_hand  # noqa: E402
 from ginrummy.players.expert import ExpertParams, ExpertPlayer  # noqa: E402
 from ginrummy.players.peers import stats  # noqa: E402
 from ginrummy.rules import Rules  # noqa: E402
-from match_equity import _job as _dist_job  # noqa: E402
-from match_equity import distribution, equity, visits  # noqa: E402
+from match_equity import distribution, equity, play_hands, visits  # noqa: E402
 
 State = tuple[int, int, int]
 
@@ -68,6 +67,13 @@ def _job(args: tuple[str, str, str, str, int, list[tuple[int, State]]]) -> list[
     return out
 
 
+def _table_job(args: tuple[str, str, str, int, list[int]]) -> list[tuple[int, int, bool]]:
+    """Single hands of A (its parameters passed to the player) for the match-equity table."""
+    preset, a_text, opp, seed, indices = args
+    pa = replace(ExpertParams(), **json.loads(a_text))
+    return play_hands(Rules.preset(preset), lambda i: ExpertPlayer(i, pa), opp, seed, indices)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     variant_arguments(ap)
@@ -86,16 +92,10 @@ def main() -> None:
         with open(ns.dist) as f:
             results = [tuple(r) for r in json.load(f)]
     if results is None:
-        env = os.environ.get("GINRUMMY_EXPERT_PARAMS")
-        os.environ["GINRUMMY_EXPERT_PARAMS"] = ns.a  # the table is A's
         chunks = [list(range(k, ns.dist_hands, ns.workers)) for k in range(ns.workers)]
         with ProcessPoolExecutor(ns.workers) as ex:
-            jobs = [(ns.rules, "expert", ns.opponent, ns.seed + 7919, c) for c in chunks]
-            results = [r for part in ex.map(_dist_job, jobs) for r in part]
-        if env is None:
-            del os.environ["GINRUMMY_EXPERT_PARAMS"]
-        else:
-            os.environ["GINRUMMY_EXPERT_PARAMS"] = env
+            jobs = [(ns.rules, ns.a, ns.opponent, ns.seed + 7919, c) for c in chunks]  # the table is A's
+            results = [r for part in ex.map(_table_job, jobs) for r in part]
         if ns.dist:
             with open(ns.dist, "w") as f:
                 json.dump(results, f)

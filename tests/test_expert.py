@@ -16,7 +16,9 @@ from ginrummy.melds import best_arrangement, deadwood, deadwood_cards
 from ginrummy.observation import SeatView
 from ginrummy.players import get_player
 from ginrummy.players.base import Player
-from ginrummy.players.expert import ExpertParams, ExpertPlayer, _Decision, _next_discard_chances, build_knowledge
+from ginrummy.players.expert import ExpertParams, ExpertPlayer, build_knowledge
+from ginrummy.players.expert.knowledge import _next_discard_chances
+from ginrummy.players.expert.value import _Decision
 from ginrummy.rules import Rules
 
 VARIANTS = {
@@ -220,7 +222,7 @@ def _worlds(cards: list[int], p: list[float], known: int = 0) -> Iterator[tuple[
 def test_meld_chance_matches_enumeration_of_independent_cards() -> None:
     """The closed-form danger equals the exact chance when the cards are held independently."""
     from ginrummy.melds import joins_meld
-    from ginrummy.players.expert import _meld_chance
+    from ginrummy.players.expert.knowledge import _meld_chance
 
     rng = random.Random(5)
     for x in (0, 1, 6, 11, 12, 25, 38, 51):
@@ -320,7 +322,7 @@ def test_layoff_chance_matches_enumeration_of_independent_cards() -> None:
     """The closed-form layoff chance equals the exact chance that some meld of the opponent's
     hand takes the card as a layoff, when the cards are held independently."""
     from ginrummy.melds import layoff_targets, melds_in
-    from ginrummy.players.expert import _layoff_chance
+    from ginrummy.players.expert.knowledge import _layoff_chance
 
     rng = random.Random(7)
     for x in (0, 2, 3, 6, 9, 10, 12, 25, 38, 51):
@@ -369,7 +371,7 @@ def test_a_taken_card_sharpens_its_meld_partners_exactly() -> None:
     """After the opponent takes a card to meld, the chance of each card around it is the exact
     chance given that some meld with the taken card is in the opponent's hand."""
     from ginrummy.melds import joins_meld
-    from ginrummy.players.expert import _condition_on_meld
+    from ginrummy.players.expert.knowledge import _condition_on_meld
 
     rng = random.Random(11)
     for t in (0, 1, 5, 11, 12, 30, 45):
@@ -516,7 +518,7 @@ def test_a_card_unrelated_to_the_hand_improves_it_only_by_replacing_its_worst_lo
     """The shortcut of the hand value: for a card outside ``_related(hand)`` the best deadwood
     after drawing it is the best nine of the hand plus that card (or the hand as it was)."""
     from ginrummy.melds import min_deadwood_after_discard
-    from ginrummy.players.expert import _related
+    from ginrummy.players.expert.value import _related
 
     rng = random.Random(12)
     checked = 0
@@ -547,7 +549,7 @@ def _view_after_discard(rules: Rules, opp_discards: int, low: bool) -> SeatView:
 def test_a_low_last_discard_raises_the_opponents_knock_chance() -> None:
     """``hazard_last``: a player who throws its highest loose card and has just thrown a low
     one is near a knock, so its chance to knock next turn is scaled up (down after a ten)."""
-    from ginrummy.players.expert import _HAZARD_BY_LAST
+    from ginrummy.players.expert.knowledge import _HAZARD_BY_LAST
 
     base = ExpertParams(hazard_rate=0.05, hazard_cap=0.9, hazard_last=0.0)
     on = dataclasses.replace(base, hazard_last=1.0)
