@@ -11,7 +11,8 @@ import pytest
 
 from ginrummy.actions import PILE, Action, Kind
 from ginrummy.cards import CARD_VALUES, cards_of, parse_card, parse_cards
-from ginrummy.hand import Hand, Phase, new_hand
+from ginrummy.events import Phase
+from ginrummy.hand import Hand, new_hand
 from ginrummy.melds import best_arrangement, deadwood, deadwood_cards
 from ginrummy.observation import SeatView
 from ginrummy.players import get_player

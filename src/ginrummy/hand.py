@@ -966,5 +966,4 @@ def new_hand(rules: Rules, dealer: int, deck: Sequence[Card] | None = None, seed
     return h
 
 
-# Phase and Step are re-exported until every caller imports them from ginrummy.events.
-__all__ = ["CHANCE", "Hand", "Phase", "Refusal", "Step", "new_hand"]
+__all__ = ["Hand", "Refusal", "new_hand"]
