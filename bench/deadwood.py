@@ -160,7 +160,8 @@ def suite(name: str, hands: list[list[int]], rl_count: int, repeat: int, batch_s
         t, rgroups = best_time(lambda: [group(h) for h in os10], repeat)
         rows["10 cards: best arrangement"]["OpenSpiel"] = t / n
         left = [m & ~sum(1 << from_os[c] for g in gs for c in g) for m, gs in zip(masks10, rgroups, strict=True)]
-        check("deadwood left by the best arrangement", "OpenSpiel best_meld_group", ours10, [melds.points(x) for x in left], hands)
+        left_points = [melds.points(x) for x in left]
+        check("deadwood left by the best arrangement", "OpenSpiel best_meld_group", ours10, left_points, hands)
         t, r11 = best_time(lambda: [md(h) for h in os11], repeat)
         rows["11 cards: deadwood after best discard"]["OpenSpiel"] = t / n
         check("11-card deadwood after discard", "OpenSpiel min_deadwood", ours11, r11, hands)

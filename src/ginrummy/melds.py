@@ -16,9 +16,7 @@ most hands cost four table look-ups; the others try each way of using their few 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import reduce
 from itertools import product
-from operator import or_
 from typing import Final, NamedTuple
 
 from .cards import SUIT_MASK, Card, card_str, cards_of, mask_value
@@ -182,6 +180,15 @@ _REMOVAL_TABLES: Final = _build_removal_tables()
 DISCARD_GAIN: Final = _REMOVAL_TABLES[0]
 #: Per 13-bit suit mask, the cards (a 13-bit mask) whose discard makes that least change.
 DISCARD_CARDS: Final = _REMOVAL_TABLES[1]
+#: ``(RUN_DEAD[m], DISCARD_GAIN[m])`` per suit mask: one look-up for both.
+_DEAD_GAIN: Final = tuple(zip(RUN_DEAD, DISCARD_GAIN, strict=True))
+#: For the bit of one rank (index ``1 << rank``): the ranks next to it (13 bits), and the
+#: cards of those ranks in every suit; zero for any other index.
+_NEIGHBOURS: Final = [0] * (1 << 13)
+_NEIGHBOUR_CARDS: Final = [0] * (1 << 13)
+for _r in range(13):
+    _NEIGHBOURS[1 << _r] = (1 << _r + 1 | 1 << _r >> 1) & SUIT_MASK
+    _NEIGHBOUR_CARDS[1 << _r] = _NEIGHBOURS[1 << _r] * _RANK_MASK
 
 
 def _set_options(mask: int, rank: int) -> list[int]:
@@ -209,28 +216,20 @@ def _set_unions(mask: int, trips: int) -> Iterable[int]:
     """Every union of disjoint sets the mask can make, the empty one first.
 
     ``trips`` is ``_triple_ranks(mask)``. The order is that of ``itertools.product`` over
-    the ranks (lowest rank slowest), which ``best_arrangement`` relies on for ties.
+    the ranks (lowest rank slowest), which ``best_arrangement`` relies on for ties. A list
+    built in place costs far less than a generator over ``product`` for the one or two
+    set ranks a real hand has; a mask with many set ranks (say 40 cards) gets the lazy
+    generator instead, so the choices are never all held in memory at once.
     """
     options = []
+    count = 1
     while trips:
         low = trips & -trips
         trips ^= low
         options.append(_set_options(mask, low.bit_length() - 1))
-    return _unions(options)
-
-
-def _unions(options: list[list[int]]) -> Iterable[int]:
-    """Every union of one choice per rank, in ``itertools.product`` order.
-
-    A list built in place costs far less than a generator over ``product`` for the one or
-    two set ranks a real hand has; a mask with many set ranks (say 40 cards) gets the lazy
-    generator instead, so the choices are never all held in memory at once.
-    """
-    count = 1
-    for opts in options:
-        count *= len(opts)
+        count *= len(options[-1])
     if count > 4096:
-        return (reduce(or_, combo, 0) for combo in product(*options))
+        return (sum(combo) for combo in product(*options))
     unions = [0]
     for opts in options:
         unions = [u | o for u in unions for o in opts]
@@ -408,8 +407,11 @@ def min_deadwood_after_discard(mask: int) -> int:
     The discard never needs a loop: for the cards left after the sets, the hand's runs
     deadwood is the sum of four suits, and removing one card changes only its own suit,
     by the precomputed ``DISCARD_GAIN`` of that suit. So the answer is the sum plus the
-    smallest of four gains, for each way of using sets. (A discard inside a chosen set
-    is never better than the same set choice without it, which is also tried.)
+    smallest of four gains, for each way of using sets. A card of a set rank with no
+    neighbour in its suit is in no run: keeping it out of the set adds its value and at
+    most wins it back as the discard, so those set choices are not tried; and discarding
+    one card of a rank of four still leaves a set, so after the whole rank the best gain
+    is at most 0.
 
     >>> from ginrummy.cards import CardSet
     >>> min_deadwood_after_discard(CardSet.parse('As 2s 3s 4h 5h 6h 7c 7d 7s Kc Qd').mask)
@@ -435,71 +437,102 @@ def min_deadwood_after_discard(mask: int) -> int:
             g = x
         return table[s0] + table[s1] + table[s2] + table[s3] + g
     if t & (t - 1):
-        return _after_discard_over(mask, _unions(_discard_set_options(mask, t)))
-    # One set rank, taken whole (its cards leave their suits): ``whole`` plus the best gain.
+        return _after_discard_several(mask, t)
+    dg = _DEAD_GAIN
+    if s0 & s1 & s2 & s3 & t:
+        # A rank of four, taken whole: the four cards leave their suits (c_j, h_j).
+        c0, h0 = dg[s0 ^ t]
+        c1, h1 = dg[s1 ^ t]
+        c2, h2 = dg[s2 ^ t]
+        c3, h3 = dg[s3 ^ t]
+        m01 = h0 if h0 < h1 else h1
+        m23 = h2 if h2 < h3 else h3
+        h = m01 if m01 < m23 else m23
+        whole = c0 + c1 + c2 + c3
+        best = whole + h if h < 0 else whole
+        if not mask & _NEIGHBOUR_CARDS[t]:
+            return best
+        # Three to the set and the card of suit j kept for its runs (suit j whole again:
+        # a_j, g_j), where that card has a neighbour; no set at all only where two cards
+        # have one (with three cards in no run it is worse than keeping just the fourth).
+        nb = _NEIGHBOURS[t]
+        near = 0
+        if s0 & nb:
+            near = 1
+            a, g = dg[s0]
+            o = h1 if h1 < m23 else m23
+            v = whole - c0 + a + (g if g < o else o)
+            if v < best:
+                best = v
+        if s1 & nb:
+            near += 1
+            a, g = dg[s1]
+            o = h0 if h0 < m23 else m23
+            v = whole - c1 + a + (g if g < o else o)
+            if v < best:
+                best = v
+        if s2 & nb:
+            near += 1
+            a, g = dg[s2]
+            o = m01 if m01 < h3 else h3
+            v = whole - c2 + a + (g if g < o else o)
+            if v < best:
+                best = v
+        if s3 & nb:
+            near += 1
+            a, g = dg[s3]
+            o = m01 if m01 < h2 else h2
+            v = whole - c3 + a + (g if g < o else o)
+            if v < best:
+                best = v
+        if near > 1:
+            v = _runs_after_discard(s0, s1, s2, s3)
+            if v < best:
+                best = v
+        return best
+    # A rank of three: no set, or the set (its cards leave their suits).
+    g = gain[s0]
+    x = gain[s1]
+    if x < g:
+        g = x
+    x = gain[s2]
+    if x < g:
+        g = x
+    x = gain[s3]
+    if x < g:
+        g = x
+    best = table[s0] + table[s1] + table[s2] + table[s3] + g
     keep = ~t
     q0 = s0 & keep
     q1 = s1 & keep
     q2 = s2 & keep
     q3 = s3 & keep
-    h0 = gain[q0]
-    h1 = gain[q1]
-    h2 = gain[q2]
-    h3 = gain[q3]
-    m01 = h0 if h0 < h1 else h1
-    m23 = h2 if h2 < h3 else h3
-    h = m01 if m01 < m23 else m23
-    c0 = table[q0]
-    c1 = table[q1]
-    c2 = table[q2]
-    c3 = table[q3]
-    whole = c0 + c1 + c2 + c3
-    four = s0 & s1 & s2 & s3 & t
-    if four and h > 0:
-        h = 0  # discard one of the four: a set of three is left
-    near = (mask << 1 | mask >> 1) & mask & t * _RANK_MASK
-    if not near and h <= 0:
-        # No card of the rank can join a run (no neighbour in its suit), so leaving any of
-        # them out of the set only adds deadwood (see ``_discard_set_options``).
-        return whole + h
-    best = whole + h
-    g0 = gain[s0]
-    g1 = gain[s1]
-    g2 = gain[s2]
-    g3 = gain[s3]
-    a0 = table[s0]
-    a1 = table[s1]
-    a2 = table[s2]
-    a3 = table[s3]
-    n01 = g0 if g0 < g1 else g1
-    n23 = g2 if g2 < g3 else g3
-    v = a0 + a1 + a2 + a3 + (n01 if n01 < n23 else n23)
-    if v < best:
-        best = v
-    if four:
-        # Three to the set, the card of suit j kept for its runs (suit j whole again: a_j,
-        # g_j); only worth trying where that card has a neighbour.
-        if near & t:
-            o = h1 if h1 < m23 else m23
-            v = whole - c0 + a0 + (g0 if g0 < o else o)
-            if v < best:
-                best = v
-        if near & t << 13:
-            o = h0 if h0 < m23 else m23
-            v = whole - c1 + a1 + (g1 if g1 < o else o)
-            if v < best:
-                best = v
-        if near & t << 26:
-            o = m01 if m01 < h3 else h3
-            v = whole - c2 + a2 + (g2 if g2 < o else o)
-            if v < best:
-                best = v
-        if near & t << 39:
-            o = m01 if m01 < h2 else h2
-            v = whole - c3 + a3 + (g3 if g3 < o else o)
-            if v < best:
-                best = v
-    return best
+    g = gain[q0]
+    x = gain[q1]
+    if x < g:
+        g = x
+    x = gain[q2]
+    if x < g:
+        g = x
+    x = gain[q3]
+    if x < g:
+        g = x
+    v = table[q0] + table[q1] + table[q2] + table[q3] + g
+    return v if v < best else best
+
+
+def _runs_after_discard(s0: int, s1: int, s2: int, s3: int) -> int:
+    """Runs-only deadwood of four suit masks after the best discard."""
+    dg = _DEAD_GAIN
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
+    if g1 < g0:
+        g0 = g1
+    if g3 < g2:
+        g2 = g3
+    return a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
 
 
 #: Marks a union of sets holding a whole rank of four (bit 52, outside every hand): after it
@@ -507,60 +540,59 @@ def min_deadwood_after_discard(mask: int) -> int:
 _FOUR_FLAG: Final = 1 << 52
 
 
-def _discard_set_options(mask: int, trips: int) -> list[list[int]]:
-    """Per set rank, the set choices ``min_deadwood_after_discard`` needs (several set ranks).
+def _after_discard_several(mask: int, t: int) -> int:
+    """``min_deadwood_after_discard`` for several set ranks (bits ``t``).
 
-    A rank of three: none or the whole. A rank of four: the whole (flagged), and only where
-    some card of it has a neighbour in its suit also none and three leaving such a card to its
-    runs. A card with no neighbour is in no run, so keeping it out of the set adds its value
-    to the deadwood and at most takes it back as the discard, which discarding it from the
-    four does as well.
+    Each union of one choice per rank is tried: a rank of three is in a set or not; a rank
+    of four is taken whole (flagged), and only where some card of it has a neighbour in its
+    suit also not at all or as three leaving such a card to its runs (the reasons are in
+    ``min_deadwood_after_discard``). Masks with more than four set ranks (30 cards or so)
+    try every union of sets instead, lazily.
     """
+    if t.bit_count() > 4:
+        return _after_discard_over(mask, _set_unions(mask, t))
     near = (mask << 1 | mask >> 1) & mask
-    options = []
-    while trips:
-        low = trips & -trips
-        trips ^= low
+    unions = [0]
+    while t:
+        low = t & -t
+        t ^= low
         full = mask & _RANK_MASK * low
         if full.bit_count() == 3:
-            options.append([0, full])
+            unions += [u | full for u in unions]
             continue
-        opts = [full | _FOUR_FLAG]
         x = full & near
-        if x:
-            opts.append(0)
-            while x:
-                b = x & -x
-                x ^= b
-                opts.append(full ^ b)
-        options.append(opts)
-    return options
+        full |= _FOUR_FLAG
+        if not x:
+            unions = [u | full for u in unions]
+            continue
+        opts = [0, full]
+        while x:
+            b = x & -x
+            x ^= b
+            opts.append(full ^ b ^ _FOUR_FLAG)
+        unions = [u | o for u in unions for o in opts]
+    return _after_discard_over(mask, unions)
 
 
 def _after_discard_over(mask: int, unions: Iterable[int]) -> int:
-    """``min_deadwood_after_discard`` over explicit set unions (several set ranks)."""
-    table = RUN_DEAD
-    gain = DISCARD_GAIN
+    """``min_deadwood_after_discard`` over explicit set unions (flagged as above)."""
+    dg = _DEAD_GAIN
     best = NO_DISCARD
     for used in unions:
         r = mask & ~used
-        p0 = r & SUIT_MASK
-        p1 = r >> 13 & SUIT_MASK
-        p2 = r >> 26 & SUIT_MASK
-        p3 = r >> 39
-        g = gain[p0]
-        x = gain[p1]
-        if x < g:
-            g = x
-        x = gain[p2]
-        if x < g:
-            g = x
-        x = gain[p3]
-        if x < g:
-            g = x
-        if g > 0 and used & _FOUR_FLAG:
-            g = 0
-        v = table[p0] + table[p1] + table[p2] + table[p3] + g
+        a0, g0 = dg[r & SUIT_MASK]
+        a1, g1 = dg[r >> 13 & SUIT_MASK]
+        a2, g2 = dg[r >> 26 & SUIT_MASK]
+        a3, g3 = dg[r >> 39 & SUIT_MASK]
+        if g1 < g0:
+            g0 = g1
+        if g3 < g2:
+            g2 = g3
+        if g2 < g0:
+            g0 = g2
+        if g0 > 0 and used & _FOUR_FLAG:
+            g0 = 0
+        v = a0 + a1 + a2 + a3 + g0
         if v < best:
             best = v
     return best
@@ -667,16 +699,16 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
             return value, list(_D2[s2])
     else:
         return value, list(_D3[s3])
-    cards = DISCARD_CARDS
+    tied = DISCARD_CARDS
     found = 0
     if g0 == g:
-        found = cards[s0]
+        found = tied[s0]
     if g1 == g:
-        found |= cards[s1] << 13
+        found |= tied[s1] << 13
     if g2 == g:
-        found |= cards[s2] << 26
+        found |= tied[s2] << 26
     if g3 == g:
-        found |= cards[s3] << 39
+        found |= tied[s3] << 39
     return value, cards_of(found)
 
 
@@ -1055,7 +1087,11 @@ def _laid_count(d: Defense) -> int:
 
 __all__ = [
     "ALL_MELDS",
+    "DISCARD_CARDS",
+    "DISCARD_GAIN",
     "MELD_INDEX",
+    "NO_DISCARD",
+    "RUN_DEAD",
     "Defense",
     "arrangements",
     "best_arrangement",
