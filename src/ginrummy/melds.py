@@ -3,7 +3,8 @@
 Why it is fast: a run lies inside one suit, so once the cards used in sets are chosen,
 the rest splits into four 13-bit suit masks whose best runs come from one precomputed
 table of 8,192 entries. A hand has a set only where a rank has three or more cards, so
-most hands cost four table look-ups; the others try each way of using their few sets.
+most hands cost four table look-ups; the others try each way of using their few sets
+(the search after a discard skips the ways that cannot win: ``min_deadwood_after_discard``).
 
 >>> from ginrummy.cards import CardSet
 >>> hand = CardSet.parse('As 2s 3s 7h 7d 7c 9h Th Jh Kd')
@@ -139,11 +140,21 @@ _RUN_TABLES: Final = _build_run_tables()
 RUN_DEAD: Final = _RUN_TABLES[0]
 _RUN_MELDS: Final = _RUN_TABLES[1]
 
-#: Per suit (0..3) and 13-bit suit mask, the runs of ``_RUN_MELDS`` already shifted into that
-#: suit's place: a hand's runs are then four look-ups with no shifting or list building.
-_R0, _R1, _R2, _R3 = (
-    tuple(tuple(run << (13 * suit) for run in runs) if runs else () for runs in _RUN_MELDS) for suit in range(4)
-)
+
+def _build_suit_runs() -> list[tuple[tuple[int, ...], ...]]:
+    """Per suit (0..3) and 13-bit suit mask, the runs of ``_RUN_MELDS`` already shifted into
+    that suit's place: a hand's runs are then four look-ups with no shifting or list building.
+    The 305 distinct run tuples are shifted once each.
+    """
+    distinct = set(_RUN_MELDS)
+    out = [tuple(_RUN_MELDS)]
+    for suit in (1, 2, 3):
+        moved = {runs: tuple(run << (13 * suit) for run in runs) for runs in distinct}
+        out.append(tuple(map(moved.__getitem__, _RUN_MELDS)))
+    return out
+
+
+_R0, _R1, _R2, _R3 = _build_suit_runs()
 
 
 def _build_removal_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
