@@ -1,9 +1,13 @@
-"""Every fast path of melds.deadwood / min_deadwood_after_discard / best_discards is exact.
+"""Every fast path of melds.deadwood / min_deadwood_after_discard / best_discards /
+best_arrangement is exact.
 
 The scalar functions branch on the hand's sets: no rank of three, one rank of three,
 one rank of four, several set ranks; best_discards also on ``exclude`` and on ties
-between suits. Each branch is checked against a brute-force oracle on seeded hands, and
-the test asserts that every branch was actually reached.
+between suits; min_deadwood_after_discard also on whether a card of a set rank has a
+neighbour in its suit. Each branch is checked against a brute-force oracle on seeded
+hands, and the test asserts that every branch was actually reached. best_arrangement
+is also checked against the plain search it replaced, meld for meld, because the layout
+it picks among equal ones decides play.
 """
 
 from __future__ import annotations
@@ -32,15 +36,57 @@ def hands() -> list[int]:
     out = [oracle.random_hand(rng, n) for n in [10] * 1500 + [11] * 1500]
     out += [oracle.random_hand(rng, rng.randrange(0, 16)) for _ in range(400)]
     out += [oracle.rich_hand(rng, n) for n in [9, 10, 10, 11, 11, 12] * 150]
+    # A rank of four with cards around it (the neighbour branches of the discard search).
+    for _ in range(300):
+        rank = rng.randrange(13)
+        m = melds._RANK_MASK << rank
+        near = [s * 13 + r for s in range(4) for r in (rank - 1, rank + 1) if 0 <= r < 13]
+        for c in rng.sample(near, rng.randrange(1, 4)) + rng.sample(range(52), rng.randrange(3, 8)):
+            m |= 1 << c
+        out.append(m)
     return out
 
 
+def discard_path_of(mask: int) -> str:
+    """The branch of ``min_deadwood_after_discard`` that a rank of four takes."""
+    t = melds._triple_ranks(mask)
+    fours = [r for r in range(13) if mask >> r & melds._RANK_MASK == melds._RANK_MASK]
+    if not fours:
+        return path_of(mask)
+    if t & (t - 1):
+        near = (mask << 1 | mask >> 1) & mask
+        return "several, a four with a neighbour" if any(near & melds._RANK_MASK << r for r in fours) else "several, a lone four"
+    nb = (t << 1 | t >> 1) & 0x1FFF
+    near = sum(1 for s in range(4) if mask >> (13 * s) & nb)
+    return f"four, {min(near, 2)} suits with a neighbour"
+
+
 HANDS = hands()
+DISCARD_PATHS = (
+    "four, 0 suits with a neighbour",
+    "four, 1 suits with a neighbour",
+    "four, 2 suits with a neighbour",
+    "several, a lone four",
+    "several, a four with a neighbour",
+)
 
 
 def test_every_path_is_reached() -> None:
     seen = Counter(path_of(m) for m in HANDS)
     assert min(seen[p] for p in ("no set", "rank of three", "rank of four", "several set ranks")) >= 100, seen
+    seen = Counter(discard_path_of(m) for m in HANDS if m)
+    assert min(seen[p] for p in DISCARD_PATHS) >= 30, seen
+
+
+def test_discarding_from_a_rank_of_four() -> None:
+    # Every other card is in a run of three, so the best discard is one of the kings
+    # (a set of three is left); with a second set rank as well.
+    from ginrummy.cards import CardSet
+
+    for text in ("Ks Kh Kd Kc As 2s 3s 4h 5h 6h", "Ks Kh Kd Kc 7s 7h 7d As 2s 3s", "Ks Kh Kd Kc"):
+        m = CardSet.parse(text).mask
+        assert melds.min_deadwood_after_discard(m) == oracle.best_discards(m)[0] == 0, text
+        assert melds.best_discards(m) == oracle.best_discards(m), text
 
 
 @pytest.mark.parametrize("chunk", range(4))
@@ -65,6 +111,40 @@ def test_best_arrangement_is_legal_and_optimal() -> None:
             assert melds.is_meld(meld) and meld & m == meld and not meld & used
             used |= meld
         assert d == mask_value(m & ~used) == melds.deadwood(m)
+
+
+def plain_arrangement(mask: int) -> tuple[int, list[int]]:
+    """The search ``best_arrangement`` replaced: the first union of sets (in
+    ``_set_unions`` order) with the least runs-only deadwood, its runs by suit from the
+    run table, then its sets by rank."""
+    best, best_used = 1 << 30, 0
+    for used in melds._set_unions(mask, melds._triple_ranks(mask)):
+        r = mask & ~used
+        v = sum(melds.RUN_DEAD[r >> (13 * s) & 0x1FFF] for s in range(4))
+        if v < best:
+            best, best_used = v, used
+    r = mask & ~best_used
+    out = [run << (13 * s) for s in range(4) for run in melds._RUN_MELDS[r >> (13 * s) & 0x1FFF]]
+    out += [best_used & melds._RANK_MASK << rank for rank in range(13) if best_used & melds._RANK_MASK << rank]
+    return best, out
+
+
+def test_best_arrangement_keeps_the_same_layout_among_equal_ones() -> None:
+    from ginrummy.cards import CardSet
+
+    # Ties between no set, the whole rank and three of four (the king of spades or of
+    # hearts could run with the queen and jack; every 7 could end a run of four).
+    extra = [
+        CardSet.parse(h).mask
+        for h in (
+            "Js Qs Ks Kh Kd Kc Qh Jh 2c 3d",
+            "7s 7h 7d 5s 6s 5h 6h 9c Tc Jc",
+            "4s 5s 6s 7s 7h 8h 9h Th 4d 5d 6d 7d 7c 8c 9c Tc",
+            "4s 5s 6s 7s 4h 5h 6h 7h 7d 7c Kd",
+        )
+    ]
+    for m in HANDS + extra:
+        assert melds.best_arrangement(m) == plain_arrangement(m), m
 
 
 def test_edge_cases() -> None:

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from . import melds
-from .melds import _DISCARD_CARDS, _DISCARD_GAIN, _NONE, _RUN_DEAD
+from .melds import DISCARD_CARDS, DISCARD_GAIN, NO_DISCARD, RUN_DEAD
 
 __all__ = ["best_discard_batch", "deadwood_after_discard_batch", "deadwood_batch"]
 
@@ -47,9 +47,9 @@ _SUIT: Final = np.int64(0x1FFF)
 _RANK: Final = np.int64(1 | 1 << 13 | 1 << 26 | 1 << 39)
 #: Per-suit tables from melds. Values are int32 (half the memory traffic of int64, and
 #: the result type); the card masks are int64 because they are shifted into place.
-_DEAD: Final = np.array(_RUN_DEAD, dtype=np.int32)
-_GAIN: Final = np.array(_DISCARD_GAIN, dtype=np.int32)
-_CARDS: Final = np.array(_DISCARD_CARDS, dtype=np.int64)
+_DEAD: Final = np.array(RUN_DEAD, dtype=np.int32)
+_GAIN: Final = np.array(DISCARD_GAIN, dtype=np.int32)
+_CARDS: Final = np.array(DISCARD_CARDS, dtype=np.int64)
 _POP: Final = np.array([bin(m).count("1") for m in range(1 << 13)], dtype=np.int64)
 #: Most set choices tried for one hand in one array; beyond it the scalar code is used.
 _MAX_COLUMNS: Final = 6**4
@@ -211,7 +211,7 @@ def deadwood_after_discard_batch(masks: ArrayLike) -> I32:
         best = np.minimum(_after_of(part), _after_of(sets.strip))
         _finish_hard(part, sets.hard, best, _after_of, melds.min_deadwood_after_discard)
         out[i : i + _CHUNK] = best
-    return np.minimum(out, _NONE).reshape(shape)
+    return np.minimum(out, NO_DISCARD).reshape(shape)
 
 
 def _suit_discards(p: I64, banned: I64 | None) -> tuple[I32, I64]:
@@ -230,11 +230,11 @@ def _suit_discards(p: I64, banned: I64 | None) -> tuple[I32, I64]:
         q = p[rows]
         allowed = q & ~banned[rows]
         base = _DEAD[q]
-        best = np.full(rows.size, _NONE, dtype=np.int32)
+        best = np.full(rows.size, NO_DISCARD, dtype=np.int32)
         found = np.zeros(rows.size, dtype=np.int64)
         for bit in (1 << k for k in range(13)):
-            w = np.where(allowed & bit != 0, _DEAD[q ^ bit] - base, _NONE)
-            found = np.where(w < best, bit, np.where((w == best) & (w < _NONE), found | bit, found))
+            w = np.where(allowed & bit != 0, _DEAD[q ^ bit] - base, NO_DISCARD)
+            found = np.where(w < best, bit, np.where((w == best) & (w < NO_DISCARD), found | bit, found))
             best = np.minimum(best, w)
         gain = gain.copy()
         cards = cards.copy()
@@ -257,8 +257,8 @@ def _discards_of(r: I64, e: I64 | None) -> tuple[I32, I64]:
     for i, (gain, cards) in enumerate(parts):
         found |= np.where(gain == g, cards << 13 * i, 0)
     value = total + g
-    none = g >= _NONE
-    value[none] = _NONE
+    none = g >= NO_DISCARD
+    value[none] = NO_DISCARD
     found[none] = 0
     return value.reshape(shape), found.reshape(shape)
 

@@ -3,7 +3,8 @@
 Why it is fast: a run lies inside one suit, so once the cards used in sets are chosen,
 the rest splits into four 13-bit suit masks whose best runs come from one precomputed
 table of 8,192 entries. A hand has a set only where a rank has three or more cards, so
-most hands cost four table look-ups; the others try each way of using their few sets.
+most hands cost four table look-ups; the others try each way of using their few sets
+(the search after a discard skips the ways that cannot win: ``min_deadwood_after_discard``).
 
 >>> from ginrummy.cards import CardSet
 >>> hand = CardSet.parse('As 2s 3s 7h 7d 7c 9h Th Jh Kd')
@@ -15,7 +16,7 @@ most hands cost four table look-ups; the others try each way of using their few 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import product
 from typing import Final, NamedTuple
 
@@ -109,11 +110,11 @@ def points(mask: int) -> int:
     return mask_value(mask)
 
 
-#: Larger than any real deadwood; what "no card to discard" costs.
-_NONE: Final = 1 << 30
+#: Larger than any real deadwood: what "no card to discard" costs (an empty hand's discard).
+NO_DISCARD: Final = 1 << 30
 
 
-def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
+def _build_run_tables() -> tuple[tuple[int, ...], list[tuple[int, ...]]]:
     size = 1 << 13
     dead = [0] * size
     runs: list[tuple[int, ...]] = [()] * size
@@ -131,44 +132,74 @@ def _build_run_tables() -> tuple[list[int], list[tuple[int, ...]]]:
                 best_runs = (run, *runs[m & ~run])
         dead[m] = best
         runs[m] = best_runs
-    return dead, runs
+    return tuple(dead), runs
 
 
-_RUN_DEAD, _RUN_MELDS = _build_run_tables()
+_RUN_TABLES: Final = _build_run_tables()
+#: Least runs-only deadwood of every 13-bit suit mask (index = the suit's cards, rank 0 = bit 0).
+RUN_DEAD: Final = _RUN_TABLES[0]
+_RUN_MELDS: Final = _RUN_TABLES[1]
 
 
-def _build_removal_tables() -> tuple[list[int], list[int], list[int]]:
-    """Per suit mask: the best runs-only deadwood after removing one of its cards, the
-    change that removal makes to the suit's deadwood, and which cards reach it.
+def _build_suit_runs() -> list[tuple[tuple[int, ...], ...]]:
+    """Per suit (0..3) and 13-bit suit mask, the runs of ``_RUN_MELDS`` already shifted into
+    that suit's place: a hand's runs are then four look-ups with no shifting or list building.
+    The 305 distinct run tuples are shifted once each.
+    """
+    distinct = set(_RUN_MELDS)
+    out = [tuple(_RUN_MELDS)]
+    for suit in (1, 2, 3):
+        moved = {runs: tuple(run << (13 * suit) for run in runs) for runs in distinct}
+        out.append(tuple(map(moved.__getitem__, _RUN_MELDS)))
+    return out
 
-    The change (``_DISCARD_GAIN``) lets the 11-card search add one small number per suit
+
+_R0, _R1, _R2, _R3 = _build_suit_runs()
+
+
+def _build_removal_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Per suit mask: the change to the suit's runs-only deadwood made by removing its best
+    card, and which cards reach it.
+
+    The change (``DISCARD_GAIN``) lets the 11-card search add one small number per suit
     to the hand's total instead of re-summing four suits per discard; the empty suit gets
-    ``_NONE`` so it never wins. ``_DISCARD_CARDS`` gives every best discard of the suit at
+    ``NO_DISCARD`` so it never wins. ``DISCARD_CARDS`` gives every best discard of the suit at
     once, so ``best_discards`` needs no loop over cards.
     """
     size = 1 << 13
-    minus = [0] * size
-    gain = [_NONE] * size
+    gain = [NO_DISCARD] * size
     cards = [0] * size
     for m in range(1, size):
-        best = _NONE
+        best = NO_DISCARD
         found = 0
         x = m
         while x:
             low = x & -x
-            v = _RUN_DEAD[m ^ low]
+            v = RUN_DEAD[m ^ low]
             if v < best:
                 best, found = v, low
             elif v == best:
                 found |= low
             x ^= low
-        minus[m] = best
-        gain[m] = best - _RUN_DEAD[m]
+        gain[m] = best - RUN_DEAD[m]
         cards[m] = found
-    return minus, gain, cards
+    return tuple(gain), tuple(cards)
 
 
-_RUN_DEAD_MINUS_ONE, _DISCARD_GAIN, _DISCARD_CARDS = _build_removal_tables()
+_REMOVAL_TABLES: Final = _build_removal_tables()
+#: Per 13-bit suit mask, the least change of its ``RUN_DEAD`` that discarding one card makes.
+DISCARD_GAIN: Final = _REMOVAL_TABLES[0]
+#: Per 13-bit suit mask, the cards (a 13-bit mask) whose discard makes that least change.
+DISCARD_CARDS: Final = _REMOVAL_TABLES[1]
+#: ``(RUN_DEAD[m], DISCARD_GAIN[m])`` per suit mask: one look-up for both.
+_DEAD_GAIN: Final = tuple(zip(RUN_DEAD, DISCARD_GAIN, strict=True))
+#: For the bit of one rank (index ``1 << rank``): the ranks next to it (13 bits), and the
+#: cards of those ranks in every suit; zero for any other index.
+_NEIGHBOURS: Final = [0] * (1 << 13)
+_NEIGHBOUR_CARDS: Final = [0] * (1 << 13)
+for _r in range(13):
+    _NEIGHBOURS[1 << _r] = (1 << _r + 1 | 1 << _r >> 1) & SUIT_MASK
+    _NEIGHBOUR_CARDS[1 << _r] = _NEIGHBOURS[1 << _r] * _RANK_MASK
 
 
 def _set_options(mask: int, rank: int) -> list[int]:
@@ -216,15 +247,10 @@ def _set_unions(mask: int, trips: int) -> Iterable[int]:
     return unions
 
 
-def _set_choices(mask: int) -> Iterator[int]:
-    """Every union of disjoint sets the mask can make (the empty one first)."""
-    yield from _set_unions(mask, _triple_ranks(mask))
-
-
 def _runs_dead_over(mask: int, unions: Iterable[int]) -> int:
     """Least runs-only deadwood of ``mask`` minus one of ``unions``."""
-    table = _RUN_DEAD
-    best = _NONE
+    table = RUN_DEAD
+    best = NO_DISCARD
     for used in unions:
         r = mask & ~used
         v = table[r & SUIT_MASK] + table[r >> 13 & SUIT_MASK] + table[r >> 26 & SUIT_MASK] + table[r >> 39]
@@ -257,7 +283,7 @@ def deadwood(mask: int) -> int:
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
     t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    table = _RUN_DEAD
+    table = RUN_DEAD
     a0 = table[s0]
     a1 = table[s1]
     a2 = table[s2]
@@ -299,22 +325,91 @@ def deadwood(mask: int) -> int:
 def best_arrangement(mask: int) -> tuple[int, list[int]]:
     """Minimum deadwood and one arrangement that reaches it, as a list of meld masks.
 
-    Runs come first (by suit, low to high), then sets by rank.
+    Runs come first (by suit, low to high), then sets by rank. Among arrangements of equal
+    deadwood the choice of sets is the first in the order of ``_set_unions`` (no set first,
+    then the whole rank, then three of four dropping spades, hearts, ...): the layout shown
+    and laid down, and so play, depends on it. The paths are those of ``deadwood``, each
+    reading its runs from the per-suit tables.
     """
-    best = 1 << 30
+    s0 = mask & SUIT_MASK
+    s1 = mask >> 13 & SUIT_MASK
+    s2 = mask >> 26 & SUIT_MASK
+    s3 = mask >> 39 & SUIT_MASK
+    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    table = RUN_DEAD
+    if not t:
+        return table[s0] + table[s1] + table[s2] + table[s3], [*_R0[s0], *_R1[s1], *_R2[s2], *_R3[s3]]
+    if t & (t - 1):
+        return _arrangement_over(mask, t)
+    # One set rank, bit t in each suit that holds it.
+    keep = ~t
+    q0 = s0 & keep
+    q1 = s1 & keep
+    q2 = s2 & keep
+    q3 = s3 & keep
+    a0 = table[s0]
+    a1 = table[s1]
+    a2 = table[s2]
+    a3 = table[s3]
+    c0 = table[q0]
+    c1 = table[q1]
+    c2 = table[q2]
+    c3 = table[q3]
+    best = a0 + a1 + a2 + a3
+    whole = c0 + c1 + c2 + c3
+    if not s0 & s1 & s2 & s3 & t:
+        if whole < best:
+            return whole, [*_R0[q0], *_R1[q1], *_R2[q2], *_R3[q3], mask & t * _RANK_MASK]
+        return best, [*_R0[s0], *_R1[s1], *_R2[s2], *_R3[s3]]
+    # A rank of four: no set, all four, or three leaving the card of one suit to its runs.
+    keeps = -1
+    if whole < best:
+        best, keeps = whole, 4
+    v = whole - c0 + a0
+    if v < best:
+        best, keeps = v, 0
+    v = whole - c1 + a1
+    if v < best:
+        best, keeps = v, 1
+    v = whole - c2 + a2
+    if v < best:
+        best, keeps = v, 2
+    v = whole - c3 + a3
+    if v < best:
+        best, keeps = v, 3
+    if keeps < 0:
+        return best, [*_R0[s0], *_R1[s1], *_R2[s2], *_R3[s3]]
+    full = t * _RANK_MASK
+    if keeps == 4:
+        return best, [*_R0[q0], *_R1[q1], *_R2[q2], *_R3[q3], full]
+    if keeps == 0:
+        return best, [*_R0[s0], *_R1[q1], *_R2[q2], *_R3[q3], full ^ t]
+    if keeps == 1:
+        return best, [*_R0[q0], *_R1[s1], *_R2[q2], *_R3[q3], full ^ t << 13]
+    if keeps == 2:
+        return best, [*_R0[q0], *_R1[q1], *_R2[s2], *_R3[q3], full ^ t << 26]
+    return best, [*_R0[q0], *_R1[q1], *_R2[q2], *_R3[s3], full ^ t << 39]
+
+
+def _arrangement_over(mask: int, t: int) -> tuple[int, list[int]]:
+    """``best_arrangement`` for several set ranks (``t``): the first best union of sets."""
+    table = RUN_DEAD
+    best = NO_DISCARD
     best_used = 0
-    for used in _set_unions(mask, _triple_ranks(mask)):
+    for used in _set_unions(mask, t):
         r = mask & ~used
-        v = sum(_RUN_DEAD[r >> (13 * s) & SUIT_MASK] for s in range(4))
+        v = table[r & SUIT_MASK] + table[r >> 13 & SUIT_MASK] + table[r >> 26 & SUIT_MASK] + table[r >> 39 & SUIT_MASK]
         if v < best:
             best, best_used = v, used
     r = mask & ~best_used
-    melds = [run << (13 * s) for s in range(4) for run in _RUN_MELDS[r >> (13 * s) & SUIT_MASK]]
-    for rank in range(13):
-        part = best_used & (_RANK_MASK << rank)
+    out = [*_R0[r & SUIT_MASK], *_R1[r >> 13 & SUIT_MASK], *_R2[r >> 26 & SUIT_MASK], *_R3[r >> 39 & SUIT_MASK]]
+    while t:
+        low = t & -t
+        t ^= low
+        part = best_used & _RANK_MASK * low
         if part:
-            melds.append(part)
-    return best, melds
+            out.append(part)
+    return best, out
 
 
 def min_deadwood_after_discard(mask: int) -> int:
@@ -322,9 +417,12 @@ def min_deadwood_after_discard(mask: int) -> int:
 
     The discard never needs a loop: for the cards left after the sets, the hand's runs
     deadwood is the sum of four suits, and removing one card changes only its own suit,
-    by the precomputed ``_DISCARD_GAIN`` of that suit. So the answer is the sum plus the
-    smallest of four gains, for each way of using sets. (A discard inside a chosen set
-    is never better than the same set choice without it, which is also tried.)
+    by the precomputed ``DISCARD_GAIN`` of that suit. So the answer is the sum plus the
+    smallest of four gains, for each way of using sets. A card of a set rank with no
+    neighbour in its suit is in no run: keeping it out of the set adds its value and at
+    most wins it back as the discard, so those set choices are not tried; and discarding
+    one card of a rank of four still leaves a set, so after the whole rank the best gain
+    is at most 0.
 
     >>> from ginrummy.cards import CardSet
     >>> min_deadwood_after_discard(CardSet.parse('As 2s 3s 4h 5h 6h 7c 7d 7s Kc Qd').mask)
@@ -335,8 +433,75 @@ def min_deadwood_after_discard(mask: int) -> int:
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
     t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    table = _RUN_DEAD
-    gain = _DISCARD_GAIN
+    table = RUN_DEAD
+    gain = DISCARD_GAIN
+    if not t:
+        g = gain[s0]
+        x = gain[s1]
+        if x < g:
+            g = x
+        x = gain[s2]
+        if x < g:
+            g = x
+        x = gain[s3]
+        if x < g:
+            g = x
+        return table[s0] + table[s1] + table[s2] + table[s3] + g
+    if t & (t - 1):
+        return _after_discard_several(mask, t)
+    dg = _DEAD_GAIN
+    if s0 & s1 & s2 & s3 & t:
+        # A rank of four, taken whole: the four cards leave their suits (c_j, h_j).
+        c0, h0 = dg[s0 ^ t]
+        c1, h1 = dg[s1 ^ t]
+        c2, h2 = dg[s2 ^ t]
+        c3, h3 = dg[s3 ^ t]
+        m01 = h0 if h0 < h1 else h1
+        m23 = h2 if h2 < h3 else h3
+        h = m01 if m01 < m23 else m23
+        whole = c0 + c1 + c2 + c3
+        best = whole + h if h < 0 else whole
+        if not mask & _NEIGHBOUR_CARDS[t]:
+            return best
+        # Three to the set and the card of suit j kept for its runs (suit j whole again:
+        # a_j, g_j), where that card has a neighbour; no set at all only where two cards
+        # have one (with three cards in no run it is worse than keeping just the fourth).
+        nb = _NEIGHBOURS[t]
+        near = 0
+        if s0 & nb:
+            near = 1
+            a, g = dg[s0]
+            o = h1 if h1 < m23 else m23
+            v = whole - c0 + a + (g if g < o else o)
+            if v < best:
+                best = v
+        if s1 & nb:
+            near += 1
+            a, g = dg[s1]
+            o = h0 if h0 < m23 else m23
+            v = whole - c1 + a + (g if g < o else o)
+            if v < best:
+                best = v
+        if s2 & nb:
+            near += 1
+            a, g = dg[s2]
+            o = m01 if m01 < h3 else h3
+            v = whole - c2 + a + (g if g < o else o)
+            if v < best:
+                best = v
+        if s3 & nb:
+            near += 1
+            a, g = dg[s3]
+            o = m01 if m01 < h2 else h2
+            v = whole - c3 + a + (g if g < o else o)
+            if v < best:
+                best = v
+        if near > 1:
+            v = _runs_after_discard(s0, s1, s2, s3)
+            if v < best:
+                best = v
+        return best
+    # A rank of three: no set, or the set (its cards leave their suits).
     g = gain[s0]
     x = gain[s1]
     if x < g:
@@ -348,65 +513,104 @@ def min_deadwood_after_discard(mask: int) -> int:
     if x < g:
         g = x
     best = table[s0] + table[s1] + table[s2] + table[s3] + g
-    if not t:
-        return best
-    if t & (t - 1):
-        return _after_discard_over(mask, _set_unions(mask, t))
-    # One set rank: try the whole set (its cards leave their suits).
     keep = ~t
     q0 = s0 & keep
     q1 = s1 & keep
     q2 = s2 & keep
     q3 = s3 & keep
-    c0 = table[q0]
-    c1 = table[q1]
-    c2 = table[q2]
-    c3 = table[q3]
-    h0 = gain[q0]
-    h1 = gain[q1]
-    h2 = gain[q2]
-    h3 = gain[q3]
-    m01 = h0 if h0 < h1 else h1
-    m23 = h2 if h2 < h3 else h3
-    whole = c0 + c1 + c2 + c3
-    v = whole + (m01 if m01 < m23 else m23)
-    if v < best:
-        best = v
-    if s0 & s1 & s2 & s3 & t:
-        # A rank of four may also give three to the set and keep the card of suit j for
-        # its runs: suit j is then whole again and the other three stay stripped.
-        for a, c, full, other in (
-            (s0, c0, table[s0], h1 if h1 < m23 else m23),
-            (s1, c1, table[s1], h0 if h0 < m23 else m23),
-            (s2, c2, table[s2], m01 if m01 < h3 else h3),
-            (s3, c3, table[s3], m01 if m01 < h2 else h2),
-        ):
-            g = gain[a]
-            v = whole - c + full + (g if g < other else other)
-            if v < best:
-                best = v
-    return best
+    g = gain[q0]
+    x = gain[q1]
+    if x < g:
+        g = x
+    x = gain[q2]
+    if x < g:
+        g = x
+    x = gain[q3]
+    if x < g:
+        g = x
+    v = table[q0] + table[q1] + table[q2] + table[q3] + g
+    return v if v < best else best
+
+
+def _runs_after_discard(s0: int, s1: int, s2: int, s3: int) -> int:
+    """Runs-only deadwood of four suit masks after the best discard."""
+    dg = _DEAD_GAIN
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
+    if g1 < g0:
+        g0 = g1
+    if g3 < g2:
+        g2 = g3
+    return a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
+
+
+#: Marks a union of sets holding a whole rank of four (bit 52, outside every hand): after it
+#: the hand may discard one of the four and keep a set, so its best gain is at most 0.
+_FOUR_FLAG: Final = 1 << 52
+
+
+def _after_discard_several(mask: int, t: int) -> int:
+    """``min_deadwood_after_discard`` for several set ranks (bits ``t``).
+
+    Each union of one choice per rank is tried: a rank of three is in a set or not; a rank
+    of four is taken whole (flagged), and only where some card of it has a neighbour in its
+    suit also not at all or as three leaving such a card to its runs (the reasons are in
+    ``min_deadwood_after_discard``). Masks with more than four set ranks (30 cards or so)
+    try every union of sets instead, lazily.
+    """
+    if t.bit_count() > 4:
+        return _after_discard_over(mask, _set_unions(mask, t))
+    near = (mask << 1 | mask >> 1) & mask
+    unions = [0]
+    while t:
+        low = t & -t
+        t ^= low
+        full = mask & _RANK_MASK * low
+        if full.bit_count() == 3:
+            unions += [u | full for u in unions]
+            continue
+        x = full & near
+        full |= _FOUR_FLAG
+        if not x:
+            unions = [u | full for u in unions]
+            continue
+        opts = [0, full]
+        while x:
+            b = x & -x
+            x ^= b
+            opts.append(full ^ b ^ _FOUR_FLAG)
+        unions = [u | o for u in unions for o in opts]
+    return _after_discard_over(mask, unions)
 
 
 def _after_discard_over(mask: int, unions: Iterable[int]) -> int:
-    """``min_deadwood_after_discard`` over explicit set unions (several set ranks)."""
-    table = _RUN_DEAD
-    gain = _DISCARD_GAIN
-    best = _NONE
+    """``min_deadwood_after_discard`` over explicit set unions (flagged as above)."""
+    dg = _DEAD_GAIN
+    best = NO_DISCARD
     for used in unions:
         r = mask & ~used
-        p0 = r & SUIT_MASK
-        p1 = r >> 13 & SUIT_MASK
-        p2 = r >> 26 & SUIT_MASK
-        p3 = r >> 39
-        v = table[p0] + table[p1] + table[p2] + table[p3] + min(gain[p0], gain[p1], gain[p2], gain[p3])
+        a0, g0 = dg[r & SUIT_MASK]
+        a1, g1 = dg[r >> 13 & SUIT_MASK]
+        a2, g2 = dg[r >> 26 & SUIT_MASK]
+        a3, g3 = dg[r >> 39 & SUIT_MASK]
+        if g1 < g0:
+            g0 = g1
+        if g3 < g2:
+            g2 = g3
+        if g2 < g0:
+            g0 = g2
+        if g0 > 0 and used & _FOUR_FLAG:
+            g0 = 0
+        v = a0 + a1 + a2 + a3 + g0
         if v < best:
             best = v
     return best
 
 
 def _build_discard_lists() -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    """Per suit and suit mask, the cards of ``_DISCARD_CARDS`` as a ready tuple.
+    """Per suit and suit mask, the cards of ``DISCARD_CARDS`` as a ready tuple.
 
     Turning a mask into a card list costs more than the whole table search, and almost
     always the best discards lie in one suit; only 147 distinct tuples exist.
@@ -415,7 +619,7 @@ def _build_discard_lists() -> tuple[tuple[tuple[Card, ...], ...], ...]:
     out = []
     for suit in range(4):
         row = []
-        for found in _DISCARD_CARDS:
+        for found in DISCARD_CARDS:
             key = (suit, found)
             if key not in shared:
                 shared[key] = tuple(cards_of(found << (13 * suit)))
@@ -432,7 +636,7 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
 
     ``exclude`` is a mask of cards that may not be discarded (the card just taken from
     the discard pile). Like ``min_deadwood_after_discard``, it reads each suit's best
-    removal from tables (``_DISCARD_CARDS`` holds all tied cards of a suit at once)
+    removal from tables (``DISCARD_CARDS`` holds all tied cards of a suit at once)
     instead of computing the deadwood of every 10-card remainder.
 
     >>> from ginrummy.cards import CardSet
@@ -456,8 +660,8 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         return _best_discards_over(mask, exclude, _set_unions(mask, t))
     if t and (t & (t - 1) or s0 & s1 & s2 & s3 & t):
         return _best_discards_over(mask, exclude, _set_unions(mask, t))
-    table = _RUN_DEAD
-    gain = _DISCARD_GAIN
+    table = RUN_DEAD
+    gain = DISCARD_GAIN
     g0 = gain[s0]
     g1 = gain[s1]
     g2 = gain[s2]
@@ -506,25 +710,25 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
             return value, list(_D2[s2])
     else:
         return value, list(_D3[s3])
-    cards = _DISCARD_CARDS
+    tied = DISCARD_CARDS
     found = 0
     if g0 == g:
-        found = cards[s0]
+        found = tied[s0]
     if g1 == g:
-        found |= cards[s1] << 13
+        found |= tied[s1] << 13
     if g2 == g:
-        found |= cards[s2] << 26
+        found |= tied[s2] << 26
     if g3 == g:
-        found |= cards[s3] << 39
+        found |= tied[s3] << 39
     return value, cards_of(found)
 
 
 def _best_discards_over(mask: int, exclude: int, unions: Iterable[int]) -> tuple[int, list[Card]]:
     """``best_discards`` over explicit set unions, honouring ``exclude`` card by card."""
-    table = _RUN_DEAD
-    gain = _DISCARD_GAIN
-    cards = _DISCARD_CARDS
-    best = _NONE
+    table = RUN_DEAD
+    gain = DISCARD_GAIN
+    cards = DISCARD_CARDS
+    best = NO_DISCARD
     found = 0
     if not exclude:
         # The common case (several set ranks, or a rank of four): four gains per union.
@@ -546,7 +750,7 @@ def _best_discards_over(mask: int, exclude: int, unions: Iterable[int]) -> tuple
             if g3 < g:
                 g = g3
             v = table[p0] + table[p1] + table[p2] + table[p3] + g
-            if v > best or g >= _NONE:
+            if v > best or g >= NO_DISCARD:
                 continue
             got = cards[p0] if g0 == g else 0
             if g1 == g:
@@ -575,7 +779,7 @@ def _best_discards_over(mask: int, exclude: int, unions: Iterable[int]) -> tuple
             else:
                 q = p ^ banned
                 base = total - table[p]
-                v = _NONE
+                v = NO_DISCARD
                 got = 0
                 while q:
                     low = q & -q
@@ -892,26 +1096,18 @@ def _laid_count(d: Defense) -> int:
     return len(d.layoffs)
 
 
-def can_lay_off(card: Card, meld: int, laid: int) -> bool:
-    """Whether ``card`` fits on ``meld`` that already carries the cards ``laid``."""
-    return bool(layoff_targets(meld, laid) >> card & 1)
-
-
-def split_into_melds(mask: int) -> list[int] | None:
-    """An arrangement that uses every card in melds (gin / big gin), or None."""
-    d, melds = best_arrangement(mask)
-    return melds if d == 0 else None
-
-
 __all__ = [
     "ALL_MELDS",
+    "DISCARD_CARDS",
+    "DISCARD_GAIN",
     "MELD_INDEX",
+    "NO_DISCARD",
+    "RUN_DEAD",
     "Defense",
     "arrangements",
     "best_arrangement",
     "best_defense",
     "best_discards",
-    "can_lay_off",
     "deadwood",
     "deadwood_cards",
     "is_meld",
@@ -925,5 +1121,4 @@ __all__ = [
     "melds_in",
     "min_deadwood_after_discard",
     "points",
-    "split_into_melds",
 ]
