@@ -23,7 +23,7 @@ def _hands() -> list[int]:
     out += [oracle.random_hand(rng, rng.randrange(0, 21)) for _ in range(300)]
     out += [oracle.rich_hand(rng, n) for n in [9, 10, 10, 11, 11, 12, 16, 20] * 150]
     # Past the column limit: five and more ranks of four.
-    out += [sum(melds._RANK_MASK << r for r in rng.sample(range(13), k)) for k in (5, 6)]
+    out += [sum(melds.RANK_MASK << r for r in rng.sample(range(13), k)) for k in (5, 6)]
     return out
 
 
@@ -77,8 +77,8 @@ def test_several_set_ranks_are_covered() -> None:
     kinds = set()
     for m in HANDS:
         t = melds._triple_ranks(m)
-        four = m & (t * melds._RANK_MASK)
-        kinds.add((t.bit_count(), bool(four and any(four >> r & melds._RANK_MASK == melds._RANK_MASK for r in range(13)))))
+        four = m & (t * melds.RANK_MASK)
+        kinds.add((t.bit_count(), bool(four and any(four >> r & melds.RANK_MASK == melds.RANK_MASK for r in range(13)))))
     assert {(0, False), (1, False), (1, True), (2, False), (2, True), (3, False), (3, True)} <= kinds
 
 

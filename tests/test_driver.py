@@ -11,9 +11,9 @@ from conftest import mask, reference_history
 from ginrummy.actions import Action, Kind
 from ginrummy.events import Phase
 from ginrummy.hand import Hand, new_hand
-from ginrummy.layout import best_layoffs, layout_action
+from ginrummy.layout import best_defense, best_layoffs, layout_action
 from ginrummy.match import Match
-from ginrummy.melds import best_defense, deadwood
+from ginrummy.melds import deadwood
 from ginrummy.observation import Event, SeatView, observe
 from ginrummy.players import get_player
 from ginrummy.players.base import Player

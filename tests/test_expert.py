@@ -322,7 +322,8 @@ def test_wait_margin_follows_the_undercut_bonus() -> None:
 def test_layoff_chance_matches_enumeration_of_independent_cards() -> None:
     """The closed-form layoff chance equals the exact chance that some meld of the opponent's
     hand takes the card as a layoff, when the cards are held independently."""
-    from ginrummy.melds import layoff_targets, melds_in
+    from ginrummy.layout import layoff_targets
+    from ginrummy.melds import melds_in
     from ginrummy.players.expert.knowledge import _layoff_chance
 
     rng = random.Random(7)

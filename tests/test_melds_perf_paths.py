@@ -28,7 +28,7 @@ def path_of(mask: int) -> str:
         return "no set"
     if t & (t - 1):
         return "several set ranks"
-    return "rank of four" if mask & (t * melds._RANK_MASK) == t * melds._RANK_MASK else "rank of three"
+    return "rank of four" if mask & (t * melds.RANK_MASK) == t * melds.RANK_MASK else "rank of three"
 
 
 def hands() -> list[int]:
@@ -39,7 +39,7 @@ def hands() -> list[int]:
     # A rank of four with cards around it (the neighbour branches of the discard search).
     for _ in range(300):
         rank = rng.randrange(13)
-        m = melds._RANK_MASK << rank
+        m = melds.RANK_MASK << rank
         near = [s * 13 + r for s in range(4) for r in (rank - 1, rank + 1) if 0 <= r < 13]
         for c in rng.sample(near, rng.randrange(1, 4)) + rng.sample(range(52), rng.randrange(3, 8)):
             m |= 1 << c
@@ -50,12 +50,12 @@ def hands() -> list[int]:
 def discard_path_of(mask: int) -> str:
     """The branch of ``min_deadwood_after_discard`` that a rank of four takes."""
     t = melds._triple_ranks(mask)
-    fours = [r for r in range(13) if mask >> r & melds._RANK_MASK == melds._RANK_MASK]
+    fours = [r for r in range(13) if mask >> r & melds.RANK_MASK == melds.RANK_MASK]
     if not fours:
         return path_of(mask)
     if t & (t - 1):
         near = (mask << 1 | mask >> 1) & mask
-        return "several, a four with a neighbour" if any(near & melds._RANK_MASK << r for r in fours) else "several, a lone four"
+        return "several, a four with a neighbour" if any(near & melds.RANK_MASK << r for r in fours) else "several, a lone four"
     nb = (t << 1 | t >> 1) & 0x1FFF
     near = sum(1 for s in range(4) if mask >> (13 * s) & nb)
     return f"four, {min(near, 2)} suits with a neighbour"
@@ -125,7 +125,7 @@ def plain_arrangement(mask: int) -> tuple[int, list[int]]:
             best, best_used = v, used
     r = mask & ~best_used
     out = [run << (13 * s) for s in range(4) for run in melds._RUN_MELDS[r >> (13 * s) & 0x1FFF]]
-    out += [best_used & melds._RANK_MASK << rank for rank in range(13) if best_used & melds._RANK_MASK << rank]
+    out += [best_used & melds.RANK_MASK << rank for rank in range(13) if best_used & melds.RANK_MASK << rank]
     return best, out
 
 
@@ -154,7 +154,7 @@ def test_edge_cases() -> None:
     one = 1 << 12
     assert melds.best_discards(one, exclude=one) == (1 << 30, [])
     # Six ranks of four (6**6 set choices): the lazy path, exact and bounded in memory.
-    big = sum(melds._RANK_MASK << r for r in range(6))
+    big = sum(melds.RANK_MASK << r for r in range(6))
     assert melds.deadwood(big) == 0
     assert melds.min_deadwood_after_discard(big) == 0
     assert melds.best_discards(big) == (0, oracle.cards(big))

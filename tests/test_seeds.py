@@ -6,7 +6,8 @@ import pytest
 
 from conftest import finish_auto, hand_for, mask, play
 from ginrummy.cards import card_str, parse_card, value_of
-from ginrummy.melds import best_defense, deadwood, is_meld
+from ginrummy.layout import best_defense
+from ginrummy.melds import deadwood, is_meld
 from ginrummy.rules import Rules
 from ginrummy.scoring import score_hand
 

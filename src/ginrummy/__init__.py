@@ -7,7 +7,8 @@
 
 from .cards import CardSet, card_str, parse_card, parse_cards
 from .errors import GinRummyError, IllegalActionError, NotationError, RecordError, RulesError
-from .melds import best_arrangement, best_defense, best_discards, deadwood, min_deadwood_after_discard
+from .layout import best_defense
+from .melds import best_arrangement, best_discards, deadwood, min_deadwood_after_discard
 
 __version__ = "0.1.0"
 

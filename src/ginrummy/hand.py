@@ -55,11 +55,10 @@ from .actions import (
 from .cards import FULL_DECK, Card, card_str, cards_of
 from .errors import IllegalActionError, NotationError
 from .events import CHANCE, LAYOUT_PHASES, Phase, Step, make_step
-from .layout import knocker_limit, layout_action
+from .layout import knocker_limit, layoff_targets, layout_action
 from .melds import (
     arrangements,
     deadwood,
-    layoff_targets,
     meld_str,
     melds_in,
     min_deadwood_after_discard,

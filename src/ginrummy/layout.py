@@ -1,11 +1,14 @@
-"""The one layout planner: the default melds and layoffs after a knock, from a seat's view.
+"""Laying out after a knock: layoffs, the knocker's choice of melds, the default layout.
+
+The one place that searches layoffs (:func:`layoff_targets`, :func:`layoff_options`,
+:func:`best_defense`, :func:`best_layoffs`) and plans a layout.
 
 The layout phases are decisions too (which melds the knocker shows matters for layoffs), so
 players choose them from ``view.legal`` like any other action. :func:`layout_action` is the
 default choice, computed from the view alone: the knocker's arrangement with the lowest
 deadwood and then the fewest cards the defender could lay off among the cards the knocker has
-not seen (:func:`ginrummy.melds.knocker_choice`), and the defender's lowest count
-(:func:`ginrummy.melds.best_defense`). The engine's ``Hand.auto_layout``, the computer
+not seen (:func:`knocker_choice`), and the defender's lowest count
+(:func:`best_defense`). The engine's ``Hand.auto_layout``, the computer
 players, the terminal and the web app all lay out through it.
 """
 
@@ -14,16 +17,191 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from itertools import product
+from typing import TYPE_CHECKING, Final, NamedTuple
 
 from .actions import DONE, Action
-from .cards import CARD_VALUES, FULL_DECK, cards_of
+from .cards import CARD_VALUES, FULL_DECK, Card, cards_of
 from .events import LAYOUT_PHASES, Phase
-from .melds import best_arrangement, best_defense, deadwood, knocker_choice, layoff_options
-from .observation import SeatView
+from .melds import ALL_MELDS, RANK_MASK, best_arrangement, deadwood, is_set, melds_in, points
+
+if TYPE_CHECKING:  # views are only read here, so importing the package for the ledger stays light
+    from .observation import SeatView
 
 _P_DEFENDER_LAYOUT = Phase.DEFENDER_LAYOUT
 _P_LAYOFF = Phase.LAYOFF
 _P_LAYOUT = Phase.LAYOUT
+
+
+# ---------------------------------------------------------------------------------------------
+# Layoffs and the knocker's choice of melds (the one layoff search)
+
+
+#: Whether each meld of ``ALL_MELDS`` is a set (True) or a run (False).
+_MELD_IS_SET: Final[dict[int, bool]] = {m: i < 65 for i, m in enumerate(ALL_MELDS)}
+
+
+def layoff_targets(meld: int, laid: int = 0) -> int:
+    """Cards that could be laid off on a meld now (given cards already laid off on it).
+
+    A set takes its missing fourth card; a run takes the next card at either end.
+
+    >>> from ginrummy.cards import CardSet
+    >>> str(CardSet(layoff_targets(CardSet.parse('4h 5h 6h').mask)))
+    '3h 7h'
+    """
+    full = meld | laid
+    kind = _MELD_IS_SET.get(meld)
+    if kind is not None and full > 0:
+        # A meld from the table (the usual case): no card lists, just the end bits.
+        if kind:
+            return (RANK_MASK << (((meld & -meld).bit_length() - 1) % 13)) & ~full
+        lo = (full & -full).bit_length() - 1
+        hi = full.bit_length() - 1
+        out = 0
+        if lo % 13 > 0:
+            out |= 1 << (lo - 1)
+        if hi % 13 < 12:
+            out |= 1 << (hi + 1)
+        return out
+    if is_set(meld):
+        rank = cards_of(meld)[0] % 13
+        return (RANK_MASK << rank) & ~full
+    cards = cards_of(full)
+    lo, hi = cards[0], cards[-1]
+    out = 0
+    if lo % 13 > 0:
+        out |= 1 << (lo - 1)
+    if hi % 13 < 12:
+        out |= 1 << (hi + 1)
+    return out
+
+
+def layoff_exposure(melds: Sequence[int], hidden: int) -> int:
+    """How many cards among ``hidden`` could be laid off directly on these melds."""
+    n = 0
+    for m in melds:
+        n += (layoff_targets(m) & hidden).bit_count()
+    return n
+
+
+def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[int, list[int]] | None:
+    """The arrangement best for the knocker: lowest deadwood, then fewest cards the
+    defender could lay off (among ``hidden``, by default every card not in the hand).
+
+    None when no arrangement is at or under the limit.
+
+    The same answer as taking, among ``arrangements(mask, limit)`` with the lowest deadwood,
+    the first with the least (exposure, number of melds), but found by the same walk pruned
+    to the arrangements that can still reach the lowest deadwood (``deadwood(mask)``): a
+    branch whose free cards cannot get there is not entered. Every knock asks this, and the
+    full list was most of its cost.
+    """
+    low = deadwood(mask)
+    if low > limit:
+        return None
+    if hidden is None:
+        hidden = ((1 << 52) - 1) & ~mask
+    candidates = melds_in(mask)
+    total = points(mask)
+    best: tuple[int, list[int]] | None = None
+    best_key = (0, 0)
+
+    def walk(start: int, used: int, chosen: list[int], melded: int) -> None:
+        nonlocal best, best_key
+        if total - melded == low:
+            key = (layoff_exposure(chosen, hidden), len(chosen))
+            if best is None or key < best_key:
+                best, best_key = (low, list(chosen)), key
+        for i in range(start, len(candidates)):
+            m = candidates[i]
+            if m & used or deadwood(mask & ~(used | m)) > low:
+                continue
+            chosen.append(m)
+            walk(i + 1, used | m, chosen, melded + points(m))
+            chosen.pop()
+
+    walk(0, 0, [], 0)
+    return best
+
+
+class Defense(NamedTuple):
+    """A defender's best answer to a knock: deadwood left, own melds, layoffs in order."""
+
+    deadwood: int
+    melds: list[int]
+    layoffs: list[tuple[Card, int]]  # (card, index of the knocker's meld)
+
+
+def layoff_options(meld: int, hand: int) -> list[tuple[int, list[Card]]]:
+    """Each way to lay off cards of ``hand`` on one meld (as extended so far): (mask, cards in
+    an order the engine accepts, each extending the meld as it then stands)."""
+    if is_set(meld):
+        extra = layoff_targets(meld) & hand
+        return [(0, [])] + ([(extra, [cards_of(extra)[0]])] if extra else [])
+    cards = cards_of(meld)
+    lo, hi = cards[0], cards[-1]
+    down: list[Card] = []
+    c = lo - 1
+    while c >= 0 and c // 13 == lo // 13 and hand >> c & 1:
+        down.append(c)
+        c -= 1
+    up: list[Card] = []
+    c = hi + 1
+    while c < 52 and c // 13 == hi // 13 and hand >> c & 1:
+        up.append(c)
+        c += 1
+    out = []
+    for i in range(len(down) + 1):
+        for j in range(len(up) + 1):
+            seq = down[:i] + up[:j]
+            m = 0
+            for x in seq:
+                m |= 1 << x
+            out.append((m, seq))
+    return out
+
+
+def best_defense(hand: int, knocker_melds: Sequence[int]) -> Defense:
+    """The defender's lowest count: own melds plus chained layoffs on the knocker's melds.
+
+    The knocker's layout in 000's example: 4-5-6♥, three 9s, T-J-Q♣; Sam lays off 7♥ and 9♥.
+
+    >>> from ginrummy.cards import CardSet, card_str
+    >>> knocker = [CardSet.parse(m).mask for m in ('4h 5h 6h', '9s 9d 9c', 'Tc Jc Qc')]
+    >>> sam = CardSet.parse('Ks Kh Kd 5s 6s 7s 7h 9h 3c Ad').mask
+    >>> d = best_defense(sam, knocker)
+    >>> d.deadwood, [(card_str(c), i) for c, i in d.layoffs]
+    (4, [('7h', 0), ('9h', 1)])
+    """
+    per_meld = [layoff_options(m, hand) for m in knocker_melds]
+    best: Defense | None = None
+    for combo in product(*per_meld) if per_meld else [()]:
+        laid = 0
+        ok = True
+        for m, _ in combo:
+            if laid & m:
+                ok = False
+                break
+            laid |= m
+        if not ok:
+            continue
+        rest = hand & ~laid
+        d = deadwood(rest)
+        if best is None or d < best.deadwood or (d == best.deadwood and laid.bit_count() < _laid_count(best)):
+            _, melds = best_arrangement(rest)
+            layoffs = [(c, i) for i, (_, seq) in enumerate(combo) for c in seq]
+            best = Defense(d, melds, layoffs)
+    assert best is not None
+    return best
+
+
+def _laid_count(d: Defense) -> int:
+    return len(d.layoffs)
+
+
+
+# ---------------------------------------------------------------------------------------------
+# The default layout, from a seat's view
 
 
 @lru_cache(maxsize=8192)
@@ -184,6 +362,12 @@ def _pick(action: Action, legal: Sequence[Action]) -> Action:
 
 __all__ = [
     "LAYOUT_PHASES",
+    "Defense",
+    "best_defense",
+    "knocker_choice",
+    "layoff_exposure",
+    "layoff_options",
+    "layoff_targets",
     "best_layoffs",
     "defender_plan",
     "knocker_is_gin",

@@ -1,4 +1,8 @@
-"""Melds, exact minimum deadwood, knockers' arrangements and defenders' layoffs.
+"""Melds and exact minimum deadwood: the search every rule and player stands on.
+
+Layoffs and the choice of melds after a knock are in :mod:`ginrummy.layout`. This module is
+long because its speed comes from tables and case splits that share one representation
+(per-suit 13-bit masks and the set choices of a hand); apart they would be copied.
 
 Why it is fast: a run lies inside one suit, so once the cards used in sets are chosen,
 the rest splits into four 13-bit suit masks whose best runs come from one precomputed
@@ -18,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import product
-from typing import Final, NamedTuple
+from typing import Final
 
 from .cards import SUIT_MASK, Card, card_str, cards_of, mask_value
 
@@ -47,7 +51,8 @@ ALL_MELDS: Final[tuple[int, ...]] = tuple(_all_melds())
 MELD_INDEX: Final[dict[int, int]] = {m: i for i, m in enumerate(ALL_MELDS)}
 
 #: The four cards of rank 0 (ace); shift left by a rank for that rank's cards.
-_RANK_MASK: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
+#: The four cards of the lowest rank (ace); shifted by r, the four of rank r.
+RANK_MASK: Final = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
 def is_meld(mask: int) -> bool:
@@ -69,7 +74,7 @@ def is_set(mask: int) -> bool:
     """
     if 0 < mask < 1 << 52:
         low = (mask & -mask).bit_length() - 1
-        return mask.bit_count() >= 3 and not mask & ~(_RANK_MASK << (low % 13))
+        return mask.bit_count() >= 3 and not mask & ~(RANK_MASK << (low % 13))
     cards = cards_of(mask)
     return len(cards) >= 3 and len({c % 13 for c in cards}) == 1
 
@@ -199,12 +204,12 @@ _NEIGHBOURS: Final = [0] * (1 << 13)
 _NEIGHBOUR_CARDS: Final = [0] * (1 << 13)
 for _r in range(13):
     _NEIGHBOURS[1 << _r] = (1 << _r + 1 | 1 << _r >> 1) & SUIT_MASK
-    _NEIGHBOUR_CARDS[1 << _r] = _NEIGHBOURS[1 << _r] * _RANK_MASK
+    _NEIGHBOUR_CARDS[1 << _r] = _NEIGHBOURS[1 << _r] * RANK_MASK
 
 
 def _set_options(mask: int, rank: int) -> list[int]:
     """Ways to use the cards of one rank in a set: none, all four, or any three."""
-    full = mask & (_RANK_MASK << rank)
+    full = mask & (RANK_MASK << rank)
     n = full.bit_count()
     if n == 4:
         b = 1 << rank
@@ -359,7 +364,7 @@ def best_arrangement(mask: int) -> tuple[int, list[int]]:
     whole = c0 + c1 + c2 + c3
     if not s0 & s1 & s2 & s3 & t:
         if whole < best:
-            return whole, [*_R0[q0], *_R1[q1], *_R2[q2], *_R3[q3], mask & t * _RANK_MASK]
+            return whole, [*_R0[q0], *_R1[q1], *_R2[q2], *_R3[q3], mask & t * RANK_MASK]
         return best, [*_R0[s0], *_R1[s1], *_R2[s2], *_R3[s3]]
     # A rank of four: no set, all four, or three leaving the card of one suit to its runs.
     keeps = -1
@@ -379,7 +384,7 @@ def best_arrangement(mask: int) -> tuple[int, list[int]]:
         best, keeps = v, 3
     if keeps < 0:
         return best, [*_R0[s0], *_R1[s1], *_R2[s2], *_R3[s3]]
-    full = t * _RANK_MASK
+    full = t * RANK_MASK
     if keeps == 4:
         return best, [*_R0[q0], *_R1[q1], *_R2[q2], *_R3[q3], full]
     if keeps == 0:
@@ -406,7 +411,7 @@ def _arrangement_over(mask: int, t: int) -> tuple[int, list[int]]:
     while t:
         low = t & -t
         t ^= low
-        part = best_used & _RANK_MASK * low
+        part = best_used & RANK_MASK * low
         if part:
             out.append(part)
     return best, out
@@ -567,7 +572,7 @@ def _after_discard_several(mask: int, t: int) -> int:
     while t:
         low = t & -t
         t ^= low
-        full = mask & _RANK_MASK * low
+        full = mask & RANK_MASK * low
         if full.bit_count() == 3:
             unions += [u | full for u in unions]
             continue
@@ -695,7 +700,7 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         other = table[p0] + table[p1] + table[p2] + table[p3] + h
         if other == value:
             # Both choices tie: the answer is every card either one reaches.
-            return _best_discards_over(mask, 0, [0, mask & t * _RANK_MASK])
+            return _best_discards_over(mask, 0, [0, mask & t * RANK_MASK])
         if other < value:
             value, g, g0, g1, g2, g3, s0, s1, s2, s3 = other, h, h0, h1, h2, h3, p0, p1, p2, p3
     # Usually one suit holds every best discard: hand back its ready-made tuple.
@@ -820,7 +825,7 @@ def _build_meld_lookups() -> tuple[dict[int, tuple[int, ...]], list[tuple[int, .
     """
     sets: dict[int, tuple[int, ...]] = {}
     for rank in range(13):
-        four = _RANK_MASK << rank
+        four = RANK_MASK << rank
         sets[four] = tuple(m for m in ALL_MELDS[:65] if m & four == m)
         for suit in range(4):
             three = four & ~(1 << (suit * 13 + rank))
@@ -866,7 +871,7 @@ def melds_in(mask: int) -> list[int]:
     while t:
         low = t & -t
         t ^= low
-        out.extend(_SETS_IN[mask & _RANK_MASK * low])
+        out.extend(_SETS_IN[mask & RANK_MASK * low])
     runs = _RUNS_IN
     out.extend(runs[s0])
     r = runs[s1]
@@ -912,46 +917,6 @@ def arrangements(mask: int, limit: int) -> list[tuple[int, list[int]]]:
     return out
 
 
-#: Whether each meld of ``ALL_MELDS`` is a set (True) or a run (False).
-_MELD_IS_SET: Final[dict[int, bool]] = {m: i < 65 for i, m in enumerate(ALL_MELDS)}
-
-
-def layoff_targets(meld: int, laid: int = 0) -> int:
-    """Cards that could be laid off on a meld now (given cards already laid off on it).
-
-    A set takes its missing fourth card; a run takes the next card at either end.
-
-    >>> from ginrummy.cards import CardSet
-    >>> str(CardSet(layoff_targets(CardSet.parse('4h 5h 6h').mask)))
-    '3h 7h'
-    """
-    full = meld | laid
-    kind = _MELD_IS_SET.get(meld)
-    if kind is not None and full > 0:
-        # A meld from the table (the usual case): no card lists, just the end bits.
-        if kind:
-            return (_RANK_MASK << (((meld & -meld).bit_length() - 1) % 13)) & ~full
-        lo = (full & -full).bit_length() - 1
-        hi = full.bit_length() - 1
-        out = 0
-        if lo % 13 > 0:
-            out |= 1 << (lo - 1)
-        if hi % 13 < 12:
-            out |= 1 << (hi + 1)
-        return out
-    if is_set(meld):
-        rank = cards_of(meld)[0] % 13
-        return (_RANK_MASK << rank) & ~full
-    cards = cards_of(full)
-    lo, hi = cards[0], cards[-1]
-    out = 0
-    if lo % 13 > 0:
-        out |= 1 << (lo - 1)
-    if hi % 13 < 12:
-        out |= 1 << (hi + 1)
-    return out
-
-
 def joins_meld(hand: int, card: int) -> bool:
     """Whether ``card`` would be part of some meld (a set or a run) with the cards of ``hand``.
 
@@ -961,7 +926,7 @@ def joins_meld(hand: int, card: int) -> bool:
     [True, True, True, False, False]
     """
     rank = card % 13
-    if ((hand & ~(1 << card)) & (_RANK_MASK << rank)).bit_count() >= 2:
+    if ((hand & ~(1 << card)) & (RANK_MASK << rank)).bit_count() >= 2:
         return True
     base = card - rank
     lo = card
@@ -973,150 +938,22 @@ def joins_meld(hand: int, card: int) -> bool:
     return hi - lo >= 2
 
 
-def layoff_exposure(melds: Sequence[int], hidden: int) -> int:
-    """How many cards among ``hidden`` could be laid off directly on these melds."""
-    n = 0
-    for m in melds:
-        n += (layoff_targets(m) & hidden).bit_count()
-    return n
-
-
-def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[int, list[int]] | None:
-    """The arrangement best for the knocker: lowest deadwood, then fewest cards the
-    defender could lay off (among ``hidden``, by default every card not in the hand).
-
-    None when no arrangement is at or under the limit.
-
-    The same answer as taking, among ``arrangements(mask, limit)`` with the lowest deadwood,
-    the first with the least (exposure, number of melds), but found by the same walk pruned
-    to the arrangements that can still reach the lowest deadwood (``deadwood(mask)``): a
-    branch whose free cards cannot get there is not entered. Every knock asks this, and the
-    full list was most of its cost.
-    """
-    low = deadwood(mask)
-    if low > limit:
-        return None
-    if hidden is None:
-        hidden = ((1 << 52) - 1) & ~mask
-    candidates = melds_in(mask)
-    total = points(mask)
-    best: tuple[int, list[int]] | None = None
-    best_key = (0, 0)
-
-    def walk(start: int, used: int, chosen: list[int], melded: int) -> None:
-        nonlocal best, best_key
-        if total - melded == low:
-            key = (layoff_exposure(chosen, hidden), len(chosen))
-            if best is None or key < best_key:
-                best, best_key = (low, list(chosen)), key
-        for i in range(start, len(candidates)):
-            m = candidates[i]
-            if m & used or deadwood(mask & ~(used | m)) > low:
-                continue
-            chosen.append(m)
-            walk(i + 1, used | m, chosen, melded + points(m))
-            chosen.pop()
-
-    walk(0, 0, [], 0)
-    return best
-
-
-class Defense(NamedTuple):
-    """A defender's best answer to a knock: deadwood left, own melds, layoffs in order."""
-
-    deadwood: int
-    melds: list[int]
-    layoffs: list[tuple[Card, int]]  # (card, index of the knocker's meld)
-
-
-def layoff_options(meld: int, hand: int) -> list[tuple[int, list[Card]]]:
-    """Each way to lay off cards of ``hand`` on one meld (as extended so far): (mask, cards in
-    an order the engine accepts, each extending the meld as it then stands)."""
-    if is_set(meld):
-        extra = layoff_targets(meld) & hand
-        return [(0, [])] + ([(extra, [cards_of(extra)[0]])] if extra else [])
-    cards = cards_of(meld)
-    lo, hi = cards[0], cards[-1]
-    down: list[Card] = []
-    c = lo - 1
-    while c >= 0 and c // 13 == lo // 13 and hand >> c & 1:
-        down.append(c)
-        c -= 1
-    up: list[Card] = []
-    c = hi + 1
-    while c < 52 and c // 13 == hi // 13 and hand >> c & 1:
-        up.append(c)
-        c += 1
-    out = []
-    for i in range(len(down) + 1):
-        for j in range(len(up) + 1):
-            seq = down[:i] + up[:j]
-            m = 0
-            for x in seq:
-                m |= 1 << x
-            out.append((m, seq))
-    return out
-
-
-def best_defense(hand: int, knocker_melds: Sequence[int]) -> Defense:
-    """The defender's lowest count: own melds plus chained layoffs on the knocker's melds.
-
-    The knocker's layout in 000's example: 4-5-6♥, three 9s, T-J-Q♣; Sam lays off 7♥ and 9♥.
-
-    >>> from ginrummy.cards import CardSet
-    >>> knocker = [CardSet.parse(m).mask for m in ('4h 5h 6h', '9s 9d 9c', 'Tc Jc Qc')]
-    >>> sam = CardSet.parse('Ks Kh Kd 5s 6s 7s 7h 9h 3c Ad').mask
-    >>> d = best_defense(sam, knocker)
-    >>> d.deadwood, [(card_str(c), i) for c, i in d.layoffs]
-    (4, [('7h', 0), ('9h', 1)])
-    """
-    per_meld = [layoff_options(m, hand) for m in knocker_melds]
-    best: Defense | None = None
-    for combo in product(*per_meld) if per_meld else [()]:
-        laid = 0
-        ok = True
-        for m, _ in combo:
-            if laid & m:
-                ok = False
-                break
-            laid |= m
-        if not ok:
-            continue
-        rest = hand & ~laid
-        d = deadwood(rest)
-        if best is None or d < best.deadwood or (d == best.deadwood and laid.bit_count() < _laid_count(best)):
-            _, melds = best_arrangement(rest)
-            layoffs = [(c, i) for i, (_, seq) in enumerate(combo) for c in seq]
-            best = Defense(d, melds, layoffs)
-    assert best is not None
-    return best
-
-
-def _laid_count(d: Defense) -> int:
-    return len(d.layoffs)
-
-
 __all__ = [
     "ALL_MELDS",
     "DISCARD_CARDS",
     "DISCARD_GAIN",
     "MELD_INDEX",
     "NO_DISCARD",
+    "RANK_MASK",
     "RUN_DEAD",
-    "Defense",
     "arrangements",
     "best_arrangement",
-    "best_defense",
     "best_discards",
     "deadwood",
     "deadwood_cards",
     "is_meld",
     "is_set",
-    "knocker_choice",
     "joins_meld",
-    "layoff_exposure",
-    "layoff_options",
-    "layoff_targets",
     "meld_str",
     "melds_in",
     "min_deadwood_after_discard",

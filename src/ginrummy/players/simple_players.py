@@ -34,7 +34,7 @@ from ..melds import arrangements, best_discards, deadwood, joins_meld, min_deadw
 from ..observation import SeatView
 from .base import Player
 
-_RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
+RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 # Enum members as module constants: on Python 3.11 each ``Phase.X`` / ``Kind.X`` goes through
 # ``EnumType.__getattr__`` (about 0.1 us), a visible cost at a few per decision.
@@ -81,7 +81,7 @@ def melded_cards(hand: int) -> int:
     while trips:
         low = trips & -trips
         trips ^= low
-        full = hand & (_RANK_MASK << (low.bit_length() - 1))
+        full = hand & (RANK_MASK << (low.bit_length() - 1))
         options = [0, full]
         if full.bit_count() == 4:
             x = full
@@ -107,7 +107,7 @@ def _runs_of(hand: int) -> int:
 
 def pairs_with(hand: int, card: int) -> bool:
     """Whether ``card`` has the rank of a card in ``hand`` (a beginner's "it makes a pair")."""
-    return bool(hand & ~(1 << card) & (_RANK_MASK << (card % 13)))
+    return bool(hand & ~(1 << card) & (RANK_MASK << (card % 13)))
 
 
 def _draw(view: SeatView, take: bool) -> Action:

@@ -14,7 +14,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...cards import cards_of
-from ...melds import arrangements, best_arrangement, best_defense, deadwood, layoff_targets
+from ...layout import best_defense, layoff_targets
+from ...melds import arrangements, best_arrangement, deadwood
 from ...rules import Rules
 from ...scoring import score_hand
 

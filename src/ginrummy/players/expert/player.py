@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 from ...actions import DONE, Action, Kind
 from ...cards import CARD_VALUES, card_str, cards_of
 from ...events import Phase
-from ...layout import layout_action, layout_limit
-from ...melds import deadwood, layoff_targets, min_deadwood_after_discard
+from ...layout import layoff_targets, layout_action, layout_limit
+from ...melds import deadwood, min_deadwood_after_discard
 from ..base import Player
 from .knock import arrangement, knock_ev, wait_ev, wait_margin
 from .params import ExpertParams
@@ -33,7 +33,7 @@ from .value import _Decision
 if TYPE_CHECKING:
     from ...observation import SeatView
 
-_RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
+RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
 def _outlook_words(dec: _Decision, hand10: int) -> str:
@@ -111,7 +111,7 @@ class ExpertPlayer(Player):
         cur_dw = deadwood(hand)
         after = min_deadwood_after_discard(h11)
         r, s = top % 13, top // 13
-        related = bool(hand & (_RANK_MASK << r) & ~(1 << top))
+        related = bool(hand & (RANK_MASK << r) & ~(1 << top))
         for d in (-2, -1, 1, 2):
             if 0 <= r + d < 13 and hand >> (s * 13 + r + d) & 1:
                 related = True
