@@ -300,29 +300,13 @@ def layout_action(view: SeatView, knocker_plan: Callable[[SeatView], list[int]] 
     legal = view.legal
     p = view.phase
     if p is _P_LAYOUT:
-        plan = knocker_plan(view)
-        laid = view.knocker_melds
-        if not all(m in plan for m in laid):
-            free = view.hand
-            for m in laid:
-                free &= ~m
-            plan = list(_knocker_plan(free, layout_limit(view), FULL_DECK & ~view.seen))
-        for m in plan:
-            if m not in laid:
-                return _pick(Action.lay_meld(m), legal)
-        return _pick(DONE, legal)
+        hidden = FULL_DECK & ~view.seen
+        return _next_meld(view, knocker_plan(view), view.knocker_melds,
+                          lambda free: list(_knocker_plan(free, layout_limit(view), hidden)))
     if p is _P_DEFENDER_LAYOUT:
-        melds, _ = defender_plan(view)
-        laid = view.defender_melds
-        if not all(m in melds for m in laid):
-            free = view.hand
-            for m in laid:
-                free &= ~m
-            melds = list(_gin_defense(free)) if knocker_is_gin(view) else list(_defense_plan(free, view.knocker_melds)[0])
-        for m in melds:
-            if m not in laid:
-                return _pick(Action.lay_meld(m), legal)
-        return _pick(DONE, legal)
+        gin = knocker_is_gin(view)
+        return _next_meld(view, defender_plan(view)[0], view.defender_melds,
+                          lambda free: list(_gin_defense(free) if gin else _defense_plan(free, view.knocker_melds)[0]))
     if p is _P_LAYOFF:
         melds, layoffs = defender_plan(view)
         done = view.layoffs
@@ -341,6 +325,20 @@ def layout_action(view: SeatView, knocker_plan: Callable[[SeatView], list[int]] 
             return _pick(Action.layoff(c, t), legal)
         return _pick(DONE, legal)
     raise ValueError(f"not a layout phase: {p.value}")
+
+
+def _next_meld(view: SeatView, plan: list[int], laid: Sequence[int], replan: Callable[[int], list[int]]) -> Action:
+    """The plan's next meld not yet laid, then done; re-planned from the free cards if the melds
+    on the table are not the plan's (someone chose others)."""
+    if not all(m in plan for m in laid):
+        free = view.hand
+        for m in laid:
+            free &= ~m
+        plan = replan(free)
+    for m in plan:
+        if m not in laid:
+            return _pick(Action.lay_meld(m), view.legal)
+    return _pick(DONE, view.legal)
 
 
 def _pick(action: Action, legal: Sequence[Action]) -> Action:

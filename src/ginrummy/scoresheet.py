@@ -158,16 +158,7 @@ class GameResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "game": self.index,
-            "points": list(self.points),
-            "hands_won": list(self.hands_won),
-            "extra_boxes": list(self.extra_boxes),
-            "game_bonus": list(self.game_bonus),
-            "box_bonus": list(self.box_bonus),
-            "shutout": self.shutout,
-            "shutout_bonus": list(self.shutout_bonus),
-            "totals": list(self.totals),
-            "winner": self.winner,
-            "margin": self.margin,
+            **_tally_json(self),
             "closed_by": self.closed_by,
         }
 
@@ -231,16 +222,7 @@ class FinalResult:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "points": list(self.points),
-            "hands_won": list(self.hands_won),
-            "extra_boxes": list(self.extra_boxes),
-            "game_bonus": list(self.game_bonus),
-            "box_bonus": list(self.box_bonus),
-            "shutout": self.shutout,
-            "shutout_bonus": list(self.shutout_bonus),
-            "totals": list(self.totals),
-            "winner": self.winner,
-            "margin": self.margin,
+            **_tally_json(self),
             "games": [g.to_json() for g in self.games] if self.hollywood else [],
             "breakdown": [line.to_json() for line in self.breakdown],
         }
@@ -557,6 +539,22 @@ class ScoreSheet:
             closed_by=col.closed_by,
             lines=tuple(lines),
         )
+
+
+def _tally_json(r: GameResult | FinalResult) -> dict[str, Any]:
+    """The figures a game's result and the final result share, as JSON."""
+    return {
+        "points": list(r.points),
+        "hands_won": list(r.hands_won),
+        "extra_boxes": list(r.extra_boxes),
+        "game_bonus": list(r.game_bonus),
+        "box_bonus": list(r.box_bonus),
+        "shutout": r.shutout,
+        "shutout_bonus": list(r.shutout_bonus),
+        "totals": list(r.totals),
+        "winner": r.winner,
+        "margin": r.margin,
+    }
 
 
 __all__ = [
