@@ -143,7 +143,6 @@ def test_command_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
 def test_openspiel_adapter_plays_identical_deals() -> None:
     """Our SeatView players inside OpenSpiel's game: every move mirrors on our engine and the two
     engines agree on the score (except OpenSpiel's 0 for an equal count, our undercut)."""
-    pytest.importorskip("pyspiel")
     import random
 
     from ginrummy.players import get_player

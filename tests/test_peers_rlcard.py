@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import random
 
-import pytest
+import rlcard  # noqa: F401 - the peers extra (make test installs it); a missing peer fails, never skips
 
 from conftest import Referee
 from ginrummy.hand import new_hand
 from ginrummy.players import get_player
 from ginrummy.players.driver import play_hand
 from ginrummy.players.peers import OPENSPIEL_RULES
-
-pytest.importorskip("rlcard", reason="rlcard is not installed (optional extra: pip install -e '.[peers]')")
 
 
 def test_novice_plays_legal_hands_seat_swapped() -> None:

@@ -8,8 +8,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from ginrummy.rules import RULE_NAMES  # noqa: E402

@@ -17,8 +17,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("fastapi")
 from fastapi.testclient import TestClient  # noqa: E402
 
 from ginrummy.web import autoplay  # noqa: E402

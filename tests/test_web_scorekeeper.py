@@ -11,9 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("fastapi")
-
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
@@ -332,7 +329,7 @@ def test_page_and_assets(client: TestClient) -> None:
 
 
 def test_the_web_app_includes_the_scorekeeper(tmp_path: Path) -> None:
-    app_module = pytest.importorskip("ginrummy.web.app")
+    import ginrummy.web.app as app_module
     app = app_module.create_app(tmp_path / "app.sqlite3", compute="inline")
     c = TestClient(app)
     assert c.get("/scorekeeper").status_code == 200

@@ -5,9 +5,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
-pytest.importorskip("fastapi")
-
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 from e2e_chromium import MARKS, free_port, launch
+from playwright import sync_api
 
 SHOTS = Path(os.environ["GINRUMMY_SHOTS"]) if os.environ.get("GINRUMMY_SHOTS") else None
 
 pytestmark = MARKS
-sync_api = pytest.importorskip("playwright.sync_api")
 
 
 def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:

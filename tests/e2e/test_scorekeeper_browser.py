@@ -14,28 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import uvicorn
 from e2e_chromium import MARKS, free_port, launch
+from playwright import sync_api
 
 pytestmark = MARKS
 
-uvicorn = pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api")
 
 
 def _app(db: Path) -> Any:
-    try:
-        from ginrummy.web.app import create_app
-    except ImportError:
-        from fastapi import FastAPI
+    from ginrummy.web.app import create_app
 
-        from ginrummy.web import scorekeeper_routes, sheets
-        from ginrummy.web.storage import Store
-
-        app = FastAPI()
-        app.state.store = Store(db)
-        app.include_router(scorekeeper_routes.router)
-        app.include_router(sheets.router)
-        return app
     return create_app(db, compute="inline")
 
 
