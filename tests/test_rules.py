@@ -52,6 +52,8 @@ def test_overrides_by_name_and_unknown_names_with_a_hint() -> None:
         Rules.preset("online", gin_bonsu=7)
     with pytest.raises(RulesError, match="unknown rule preset 'bridge': choose one of classic, online, app, eaai"):
         Rules.preset("bridge")
+    with pytest.raises(RulesError, match="unknown rule preset 'clasic' \\(did you mean 'classic'\\?\\): choose one of"):
+        Rules.preset("clasic")
     with pytest.raises(RulesError, match="unknown rule 'colour'"):
         Rules().replace(colour=1)
 
@@ -59,16 +61,20 @@ def test_overrides_by_name_and_unknown_names_with_a_hint() -> None:
 @pytest.mark.parametrize(
     ("changes", "message"),
     [
-        (dict(knock_limit=11), "knock_limit must be 0 to 10, not 11"),
-        (dict(knock_limit=-1), "knock_limit must be 0 to 10, not -1"),
+        (dict(knock_limit=11), "knock_limit 11 is out of range: a knocker may hold 0..10 points of deadwood"),
+        (dict(knock_limit=-1), "knock_limit -1 is out of range: a knocker may hold 0..10 points of deadwood"),
         (dict(knock_limit="7"), "knock_limit must be a whole number, not '7'"),
         (dict(big_gin=1), "big_gin must be true or false, not 1"),
-        (dict(gin_bonus=-5), "gin_bonus cannot be negative \\(-5\\)"),
-        (dict(target=0), "target must be at least 1, not 0"),
+        (dict(gin_bonus=-5), "gin_bonus -5 is out of range: a gin bonus is 0..1000 points"),
+        (dict(target=0), "target 0 is out of range: a game goes to 1..10000 points"),
+        (dict(target=10**30), "rule target 10\\^30 is out of range: a game goes to 1..10000 points"),
+        (dict(shutout_bonus=10**5000), "shutout_bonus a number of about 5001 digits is out of range: a shutout bonus"),
+        (dict(repetition_limit=1), "repetition_limit 1 is out of range: a position may come round 2..100 times"),
         (dict(shutout="triple"), "shutout cannot be 'triple': choose one of bonus, double_total, double_hands, none"),
+        (dict(shutout=["x"] * 1000), "shutout cannot be \\['x', 'x', 'x', 'x', ...\\]: choose one of"),
         (dict(oklahoma_spade_double=True), "oklahoma_spade_double needs oklahoma = true"),
         (dict(straight_gin=True, oklahoma=True), "straight_gin and oklahoma cannot both be on"),
-        (dict(dead_hand_stock=11), "dead_hand_stock must be 0 to 10, not 11"),
+        (dict(dead_hand_stock=11), "dead_hand_stock 11 is out of range: a hand is dead with 0..10 cards left in the stock"),
     ],
 )
 def test_impossible_settings_are_refused_naming_them(changes: dict[str, object], message: str) -> None:
@@ -81,7 +87,7 @@ def test_json_round_trip_stores_preset_and_overrides() -> None:
     data = r.to_json()
     assert data == {"preset": "online", "overrides": {"knock_limit": 8, "big_gin": True}}
     assert Rules.from_json(json.loads(json.dumps(data))) == r and Rules.from_json("app") == Rules.preset("app")
-    with pytest.raises(RulesError, match="unknown key in rules: colour"):
+    with pytest.raises(RulesError, match="unknown key in rules: 'colour' \\(use preset and overrides\\)"):
         Rules.from_json({"preset": "classic", "colour": 1})
 
 
@@ -140,3 +146,37 @@ def test_hand_knock_limit_and_multiplier() -> None:
 def test_describe_lists_the_rules_in_words() -> None:
     text = "\n".join(Rules.preset("app").describe())
     assert "Big gin" in text and "undercut bonus 25" in text
+
+
+def test_every_number_rule_has_a_range_and_each_preset_is_inside_it() -> None:
+    from ginrummy.rules import RANGES
+
+    numbers = {f.name for f in dataclasses.fields(Rules) if f.type == "int"}
+    assert set(RANGES) == numbers
+    for name in PRESETS:
+        r = Rules.preset(name)
+        for rule, (low, high, _) in RANGES.items():
+            assert low <= getattr(r, rule) <= high, (name, rule)
+    for rule, (low, high, words) in RANGES.items():
+        assert f"{low if rule != 'repetition_limit' else 2}..{high}" in words, rule
+        Rules(**{rule: high})  # type: ignore[arg-type]
+        with pytest.raises(RulesError, match=f"rule {rule} {high + 1} is out of range"):
+            Rules(**{rule: high + 1})  # type: ignore[arg-type]
+
+
+def test_refusals_quote_at_most_forty_characters_of_the_input() -> None:
+    huge = "x" * 20_000_000
+    for make in (
+        lambda: Rules.preset(huge),
+        lambda: Rules.preset("classic", **{huge: 1}),
+        lambda: Rules(shutout=huge),  # type: ignore[arg-type]
+        lambda: Rules(target=huge),  # type: ignore[arg-type]
+        lambda: Rules.from_json({"preset": "classic", huge: 1}),
+        lambda: parse_rule_value("target", huge),
+    ):
+        with pytest.raises(RulesError) as e:
+            make()
+        text = str(e.value)
+        assert len(text) < 200 and "(20000000 characters)" in text, text
+    with pytest.raises(RulesError, match="the rule preset must be a name"):
+        Rules.from_json({"preset": ["classic"]})

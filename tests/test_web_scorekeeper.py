@@ -294,7 +294,7 @@ def test_no_hand_after_the_game_is_over(client: TestClient) -> None:
          "unknown rule 'knock_limt' (did you mean 'knock_limit'?)"),
         ({"names": ["You", "Sam"], "rules": "bridge"}, 400, "unknown rule preset 'bridge'"),
         ({"names": ["You", "Sam"], "rules": {"preset": "classic", "overrides": {"knock_limit": 12}}}, 400,
-         "knock_limit must be 0 to 10"),
+         "knock_limit 12 is out of range: a knocker may hold 0..10 points of deadwood"),
         ({"names": ["Sam", "sam"]}, 422, "different names"),
         ({"names": ["Only one"]}, 422, "two player names"),
         ({"names": ["You", "Sam"], "colour": "red"}, 422, "unknown field: colour"),

@@ -29,7 +29,7 @@ from enum import IntEnum
 from typing import Final
 
 from .cards import Card, card_str, cards_of, mask_of, parse_card, parse_cards
-from .errors import NotationError
+from .errors import NotationError, shown
 from .melds import ALL_MELDS, MELD_INDEX, meld_str
 
 
@@ -127,7 +127,7 @@ class Action:
         """
         _check_card(card)
         if not isinstance(target, int) or not 0 <= target < MAX_LAYOFF_TARGETS:
-            raise NotationError(f"not a meld number: {target!r} (0..{MAX_LAYOFF_TARGETS - 1})")
+            raise NotationError(f"not a meld number: {shown(target)} (0..{MAX_LAYOFF_TARGETS - 1})")
         return _FROM_INT[LAYOFF_BASE + card * MAX_LAYOFF_TARGETS + target]
 
     # -- integers ------------------------------------------------------------------------
@@ -143,7 +143,7 @@ class Action:
         (Action.parse('stock'), Action.parse('done'))
         """
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n < NUM_ACTIONS:
-            raise NotationError(f"not an action number: {n!r} (0..{NUM_ACTIONS - 1})")
+            raise NotationError(f"not an action number: {shown(n)} (0..{NUM_ACTIONS - 1})")
         return _FROM_INT[n]
 
     # -- text ----------------------------------------------------------------------------
@@ -180,10 +180,10 @@ class Action:
         if head == "layoff" and rest:
             parts = t.split(" ")
             if len(parts) != 3 or not parts[2].isdigit():
-                raise NotationError(f"not an action: {text!r} (write 'layoff 7h 0': card, then the meld's number)")
+                raise NotationError(f"not an action: {shown(text)} (write 'layoff 7h 0': card, then the meld's number)")
             target = int(parts[2])
             if not 0 <= target < MAX_LAYOFF_TARGETS:
-                raise NotationError(f"not an action: {text!r} (meld number must be 0..{MAX_LAYOFF_TARGETS - 1})")
+                raise NotationError(f"not an action: {shown(text)} (meld number must be 0..{MAX_LAYOFF_TARGETS - 1})")
             return Action.layoff(parse_card(parts[1]), target)
         if head == "discard" and rest:
             return Action.discard(parse_card(rest))
@@ -191,7 +191,7 @@ class Action:
             return Action.discard(parse_card(t))
         except NotationError:
             raise NotationError(
-                f"not an action: {text!r} (expected stock, pile, pass, a card to discard, knock <card>, "
+                f"not an action: {shown(text)} (expected stock, pile, pass, a card to discard, knock <card>, "
                 "big gin, meld <cards>, layoff <card> <n> or done)"
             ) from None
 
@@ -246,7 +246,7 @@ def canonical(action: Action) -> Action:
 
 def _check_card(card: object) -> None:
     if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
-        raise NotationError(f"not a card: {card!r} (cards are 0..51)")
+        raise NotationError(f"not a card: {shown(card)} (cards are 0..51)")
 
 
 _WORDS: Final = {
@@ -265,7 +265,7 @@ def _split_cards(text: str) -> str:
     compact = text.replace(" ", "").replace(",", "")
     tokens = _CARD_TOKEN.findall(compact)
     if "".join(r + s for r, s in tokens).lower() != compact.lower():
-        raise NotationError(f"not a list of cards: {text!r}")
+        raise NotationError(f"not a list of cards: {shown(text)}")
     return " ".join(r + s for r, s in tokens)
 
 

@@ -14,10 +14,11 @@ CardSet('As 2s 3s Kd')
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Final
 
-from .errors import NotationError
+from .errors import NotationError, shown
 
 Card = int
 
@@ -87,20 +88,20 @@ def parse_card(text: str) -> Card:
     """
     t = text.strip()
     if len(t) < 2:
-        raise NotationError(f"not a card: {text!r} (write rank then suit, as in As, 10h, K♦)")
+        raise NotationError(f"not a card: {shown(text)} (write rank then suit, as in As, 10h, K♦)")
     rank_text, suit_text = t[:-1].upper(), t[-1]
     if rank_text == "10":
         rank_text = "T"
     rank = RANKS.find(rank_text) if len(rank_text) == 1 else -1
     if rank < 0:
-        raise NotationError(f"not a card: {text!r} (rank must be A, 2-10, T, J, Q or K)")
+        raise NotationError(f"not a card: {shown(text)} (rank must be A, 2-10, T, J, Q or K)")
     suit = SUITS.find(suit_text.lower())
     if suit < 0:
         suit = SUIT_SYMBOLS.find(suit_text)
         if suit < 0:
             suit = "♤♡♢♧".find(suit_text)
     if suit < 0:
-        raise NotationError(f"not a card: {text!r} (suit must be s, h, d, c or ♠ ♥ ♦ ♣)")
+        raise NotationError(f"not a card: {shown(text)} (suit must be s, h, d, c or ♠ ♥ ♦ ♣)")
     return suit * 13 + rank
 
 
@@ -111,7 +112,7 @@ def card_str(card: Card, symbols: bool = False) -> str:
     ('Kc', 'K♣')
     """
     if not 0 <= card < 52:
-        raise NotationError(f"not a card: {card!r} (cards are 0..51)")
+        raise NotationError(f"not a card: {shown(card)} (cards are 0..51)")
     suits = SUIT_SYMBOLS if symbols else SUITS
     return RANKS[card % 13] + suits[card // 13]
 
@@ -177,7 +178,7 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
         parts = [p for item in text for p in str(item).replace(",", " ").split()]
     cards = [parse_card(p) for p in parts]
     if len(set(cards)) != len(cards):
-        dup = sorted({card_str(c) for c in cards if cards.count(c) > 1})
+        dup = [card_str(c) for c, n in sorted(Counter(cards).items()) if n > 1]  # one pass, however long the list
         raise NotationError(f"a card appears twice: {' '.join(dup)}")
     return cards
 

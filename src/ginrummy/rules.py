@@ -24,7 +24,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args
 
-from .errors import RulesError
+from .errors import RulesError, shown
 
 ShutoutMode = Literal["bonus", "double_total", "double_hands", "none"]
 FirstDealer = Literal["high_cut", "low_cut", "random"]
@@ -35,6 +35,22 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "shutout": get_args(ShutoutMode),
     "first_dealer": get_args(FirstDealer),
     "next_dealer": get_args(NextDealer),
+}
+
+#: Every rule that is a number: its lowest and highest value and what the number counts, in the
+#: words its refusal uses ("rule target 10^30 is out of range: a game goes to 1..10000 points").
+#: The bounds are generous (no table plays a game to 10000) but keep every figure a sane size.
+RANGES: dict[str, tuple[int, int, str]] = {
+    "gin_bonus": (0, 1000, "a gin bonus is 0..1000 points"),
+    "undercut_bonus": (0, 1000, "an undercut bonus is 0..1000 points"),
+    "big_gin_bonus": (0, 1000, "a big gin bonus is 0..1000 points"),
+    "knock_limit": (0, 10, "a knocker may hold 0..10 points of deadwood"),
+    "dead_hand_stock": (0, 10, "a hand is dead with 0..10 cards left in the stock"),
+    "repetition_limit": (0, 100, "a position may come round 2..100 times before the hand is dead (0 = never)"),
+    "target": (1, 10000, "a game goes to 1..10000 points"),
+    "game_bonus": (0, 10000, "a game bonus is 0..10000 points"),
+    "box_bonus": (0, 1000, "a box bonus is 0..1000 points a hand"),
+    "shutout_bonus": (0, 10000, "a shutout bonus is 0..10000 points"),
 }
 
 
@@ -80,25 +96,18 @@ class Rules:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name in CHOICES:
-                if value not in CHOICES[f.name]:
+                if not isinstance(value, str) or value not in CHOICES[f.name]:
                     raise RulesError(
-                        f"rule {f.name} cannot be {value!r}: choose one of {', '.join(CHOICES[f.name])}"
+                        f"rule {f.name} cannot be {shown(value)}: choose one of {', '.join(CHOICES[f.name])}"
                     )
-            elif f.type in ("int",) and (not isinstance(value, int) or isinstance(value, bool)):
-                raise RulesError(f"rule {f.name} must be a whole number, not {value!r}")
+            elif f.type in ("int",):
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise RulesError(f"rule {f.name} must be a whole number, not {shown(value)}")
+                low, high, words = RANGES[f.name]
+                if not low <= value <= high or (f.name == "repetition_limit" and value == 1):
+                    raise RulesError(f"rule {f.name} {shown(value)} is out of range: {words}")
             elif f.type in ("bool",) and not isinstance(value, bool):
-                raise RulesError(f"rule {f.name} must be true or false, not {value!r}")
-        if not 0 <= self.knock_limit <= 10:
-            raise RulesError(f"rule knock_limit must be 0 to 10, not {self.knock_limit}")
-        if self.repetition_limit < 0 or self.repetition_limit == 1:
-            raise RulesError(f"rule repetition_limit must be 0 (off) or at least 2, not {self.repetition_limit}")
-        if not 0 <= self.dead_hand_stock <= 10:
-            raise RulesError(f"rule dead_hand_stock must be 0 to 10, not {self.dead_hand_stock}")
-        if self.target < 1:
-            raise RulesError(f"rule target must be at least 1, not {self.target}")
-        for name in ("gin_bonus", "undercut_bonus", "big_gin_bonus", "game_bonus", "box_bonus", "shutout_bonus"):
-            if getattr(self, name) < 0:
-                raise RulesError(f"rule {name} cannot be negative ({getattr(self, name)})")
+                raise RulesError(f"rule {f.name} must be true or false, not {shown(value)}")
         oklahoma_options = ("oklahoma_ace_gin_only", "oklahoma_spade_double", "oklahoma_extra_boxes")
         for name in oklahoma_options:
             if getattr(self, name) and not self.oklahoma:
@@ -108,8 +117,7 @@ class Rules:
                 "rules straight_gin and oklahoma cannot both be on: straight gin allows no knock, "
                 "Oklahoma takes a knock limit from the upcard"
             )
-        if self.name not in PRESETS:
-            raise RulesError(f"unknown rule preset {self.name!r}: choose one of {', '.join(PRESETS)}")
+        _check_preset(self.name)
 
     # -- presets and overrides ------------------------------------------------------
 
@@ -120,8 +128,7 @@ class Rules:
         >>> Rules.preset('app').big_gin, Rules.preset('eaai').box_bonus
         (True, 0)
         """
-        if name not in PRESETS:
-            raise RulesError(f"unknown rule preset {name!r}: choose one of {', '.join(PRESETS)}")
+        _check_preset(name)
         base = dict(PRESETS[name])
         for key in overrides:
             _check_name(key)
@@ -166,13 +173,22 @@ class Rules:
             return cls.preset(data)
         if not isinstance(data, Mapping):
             raise RulesError("rules must be a preset name or an object with 'preset' and 'overrides'")
-        unknown = set(data) - {"preset", "overrides"}
+        unknown = sorted(str(k) for k in set(data) - {"preset", "overrides"})
         if unknown:
-            raise RulesError(f"unknown key in rules: {', '.join(sorted(unknown))}")
+            more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+            raise RulesError(
+                f"unknown key in rules: {', '.join(shown(k) for k in unknown[:3])}{more} (use preset and overrides)"
+            )
         overrides = data.get("overrides") or {}
         if not isinstance(overrides, Mapping):
             raise RulesError("rules overrides must be an object")
-        return cls.preset(str(data.get("preset", "classic")), **dict(overrides))
+        preset = data.get("preset", "classic")
+        if not isinstance(preset, str):
+            raise RulesError(f"the rule preset must be a name such as 'classic', not {shown(preset)}")
+        for key in overrides:
+            if not isinstance(key, str):
+                raise RulesError(f"unknown rule {shown(key)}")
+        return cls.preset(preset, **dict(overrides))
 
     @classmethod
     def load(cls, path: str | Path, preset: str | None = None, **overrides: Any) -> Rules:
@@ -298,9 +314,29 @@ RULE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != "
 
 def _check_name(key: str) -> None:
     if key not in RULE_NAMES:
-        close = difflib.get_close_matches(key, RULE_NAMES, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise RulesError(f"unknown rule {key!r}{hint}")
+        hint = _did_you_mean(key, RULE_NAMES) if isinstance(key, str) else ""
+        raise RulesError(f"unknown rule {shown(key)}{hint}")
+
+
+def _check_preset(name: object) -> None:
+    """Refuse anything but a preset's name, suggesting the nearest one.
+
+    >>> _check_preset('onlin')
+    Traceback (most recent call last):
+    ...
+    ginrummy.errors.RulesError: unknown rule preset 'onlin' (did you mean 'online'?): choose one of classic, online, app, eaai
+    """
+    if not isinstance(name, str) or name not in PRESETS:
+        hint = _did_you_mean(name, tuple(PRESETS)) if isinstance(name, str) else ""
+        raise RulesError(f"unknown rule preset {shown(name)}{hint}: choose one of {', '.join(PRESETS)}")
+
+
+def _did_you_mean(word: str, names: tuple[str, ...]) -> str:
+    """`` (did you mean 'x'?)`` for the nearest name, or nothing; a long word is nobody's typo."""
+    if len(word) > 2 * max(len(n) for n in names):
+        return ""
+    close = difflib.get_close_matches(word, names, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 #: Presets: one per rule document, plus ``eaai`` for comparing computer players.
@@ -352,7 +388,7 @@ def parse_rule_settings(items: Iterable[str]) -> dict[str, Any]:
     for item in items:
         key, sep, value = item.partition("=")
         if not sep:
-            raise RulesError(f"rule setting {item!r} must look like key=value")
+            raise RulesError(f"rule setting {shown(item)} must look like key=value")
         key = key.strip().replace("-", "_")
         overrides[key] = parse_rule_value(key, value)
     return overrides
@@ -372,10 +408,10 @@ def parse_rule_value(key: str, text: str) -> Any:
             return True
         if t in ("0", "false", "no", "off"):
             return False
-        raise RulesError(f"rule {key} must be true or false, not {text!r}")
+        raise RulesError(f"rule {key} must be true or false, not {shown(text)}")
     if kind == "int":
         try:
             return int(t)
         except ValueError:
-            raise RulesError(f"rule {key} must be a whole number, not {text!r}") from None
+            raise RulesError(f"rule {key} must be a whole number, not {shown(text)}") from None
     return text.strip()
