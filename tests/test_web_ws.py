@@ -220,7 +220,7 @@ def test_friend_names_themself_on_joining(client: TestClient) -> None:
         assert s["game"]["names"] == ["Ann", "Player 2"]
         b.send_json({"type": "name", "name": "x" * 41, "ref": 1})
         err = until(b, lambda m: m["type"] == "error")
-        assert err["error"] == "malformed" and "40" in err["message"]
+        assert err["error"] == "malformed" and "at most 24 characters" in err["message"] and "(41 characters)" in err["message"]
         b.send_json({"type": "name", "name": "  <b>Bo</b> \n Smith ", "ref": 2})
         seen = until(a, lambda m: m["type"] == "state" and m["game"]["names"][1] != "Player 2")
         assert seen["game"]["names"] == ["Ann", "<b>Bo</b> Smith"]

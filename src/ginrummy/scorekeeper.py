@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import parse_card
-from .errors import GinRummyError, IllegalActionError, NotationError
+from .errors import GinRummyError, IllegalActionError, NotationError, shown
 from .rules import Rules, parse_rule_settings
 from .scoresheet import ScoreSheet
 from .scoring import DEAD_HAND, HandResult, score_hand
@@ -105,13 +105,14 @@ class Scorekeeper:
             return ScoreInputError(f"{where}: {msg} (rule: {rule})", hand=number, rule=rule)
 
         if not isinstance(entry, Mapping):
-            raise fail(f"each hand must be an object, not {json.dumps(entry)}")
-        unknown = sorted(set(entry) - ENTRY_KEYS)
+            raise fail(f"each hand must be an object, not {shown(entry)}")
+        unknown = sorted(str(k) for k in set(entry) - ENTRY_KEYS)
         if unknown:
-            raise fail(f"unknown key {', '.join(repr(k) for k in unknown)} (use {', '.join(sorted(ENTRY_KEYS))})")
+            more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+            raise fail(f"unknown key {', '.join(shown(k) for k in unknown[:3])}{more} (use {', '.join(sorted(ENTRY_KEYS))})")
         for flag in ("dead", "gin", "big_gin"):
             if flag in entry and not isinstance(entry[flag], bool):
-                raise fail(f"{flag!r} must be true or false, not {json.dumps(entry[flag])}")
+                raise fail(f"{flag!r} must be true or false, not {shown(entry[flag])}")
         if entry.get("dead"):
             extra = sorted(set(entry) - {"dead", "upcard"})
             if extra:
@@ -121,7 +122,7 @@ class Scorekeeper:
         if knocker_name is None:
             raise fail("say who knocked ('knocker'), or mark the hand {\"dead\": true}")
         if knocker_name not in self.players:
-            raise fail(f"unknown player {knocker_name!r} (the players are {self.players[0]} and {self.players[1]})",
+            raise fail(f"unknown player {shown(knocker_name)} (the players are {self.players[0]} and {self.players[1]})",
                        "players")
         counts = entry.get("deadwood")
         if not isinstance(counts, Mapping):
@@ -129,7 +130,7 @@ class Scorekeeper:
                        f"\"deadwood\": {{\"{self.players[0]}\": 3, \"{self.players[1]}\": 25}}", "deadwood")
         for name in counts:
             if name not in self.players:
-                raise fail(f"unknown player {name!r} (the players are {self.players[0]} and {self.players[1]})",
+                raise fail(f"unknown player {shown(name)} (the players are {self.players[0]} and {self.players[1]})",
                            "players")
         values: list[int] = []
         for name in self.players:
@@ -137,11 +138,11 @@ class Scorekeeper:
                 raise fail(f"missing deadwood count for {name}", "deadwood")
             v = counts[name]
             if not isinstance(v, int) or isinstance(v, bool):
-                raise fail(f"{name}'s deadwood must be a whole number, not {json.dumps(v)}", "deadwood")
+                raise fail(f"{name}'s deadwood must be a whole number, not {shown(v)}", "deadwood")
             if v < 0:
                 raise fail(f"{name}'s deadwood cannot be negative ({v})", "deadwood")
             if v > 100:
-                raise fail(f"{name}'s deadwood {v} is more than 10 cards can count (100)", "deadwood")
+                raise fail(f"{name}'s deadwood {shown(v)} is more than 10 cards can count (100)", "deadwood")
             values.append(v)
         knocker = self.players.index(knocker_name)
         kd, dd = values[knocker], values[1 - knocker]

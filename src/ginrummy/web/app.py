@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import APIRouter, FastAPI, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
-from ..errors import GinRummyError
+from ..errors import GinRummyError, shown
 from ..rules import PRESETS, Rules
-from . import history, scorekeeper_routes, sheets
+from . import history, inputs, scorekeeper_routes, sheets
 from .computer import STRENGTHS, ComputerRunner, Mode
 from .errors import WebError, describe
 from .games import Connection, GameService, Room, close_rooms
@@ -44,26 +45,23 @@ def _token(request: Request) -> str | None:
     return request.headers.get("x-seat-token")
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    try:
-        data = await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise WebError(400, "malformed", "the request body must be a JSON object") from None
-    if not isinstance(data, dict):
-        raise WebError(400, "malformed", "the request body must be a JSON object")
-    return data
+#: The fields of ``POST /api/games``.
+GAME_FIELDS = ("opponent", "rules", "names")
 
 
 def rule_options() -> dict[str, Any]:
     """Every rule switch with its type and choices, and each preset's values: the start page builds its form from this."""
-    from ..rules import CHOICES
+    from ..rules import CHOICES, RANGES
 
     out = []
     for f in fields(Rules):
         if f.name == "name":
             continue
         kind = "choice" if f.name in CHOICES else str(f.type)
-        out.append({"name": f.name, "type": kind, "choices": list(CHOICES.get(f.name, ()))})
+        option: dict[str, Any] = {"name": f.name, "type": kind, "choices": list(CHOICES.get(f.name, ()))}
+        if f.name in RANGES:
+            option["min"], option["max"] = RANGES[f.name][:2]
+        out.append(option)
     presets = {}
     for name in PRESETS:
         r = Rules.preset(name)
@@ -92,9 +90,12 @@ def create_app(
     app = FastAPI(title="Gin Rummy", lifespan=lifespan)
     app.state.store = store
     app.state.games = service
+    app.add_middleware(inputs.BodyLimit)  # 413 over MAX_BODY bytes, 414 over MAX_URL
 
     @app.exception_handler(GinRummyError)
     @app.exception_handler(WebError)
+    @app.exception_handler(RequestValidationError)
+    @app.exception_handler(RecursionError)
     async def _errors(request: Request, exc: Exception) -> JSONResponse:
         status, body = describe(exc)
         return JSONResponse(body, status_code=status)
@@ -154,21 +155,25 @@ def _api(service: GameService, store: Store) -> APIRouter:
 
     @r.get("/rules/describe")
     async def describe_rules(preset: str = "classic", overrides: str = "{}") -> dict[str, Any]:
-        rules = Rules.preset(preset, **json.loads(overrides))
+        changes = inputs.parse_json(overrides, "overrides")
+        if not isinstance(changes, dict):
+            raise WebError(400, "malformed", 'overrides must be a JSON object of rules, e.g. {"knock_limit": 7}')
+        rules = Rules.from_json({"preset": preset, "overrides": changes})
         return {"rules": rules.to_json(), "lines": rules.describe()}
 
     @r.post("/games", status_code=201)
     async def create(request: Request) -> dict[str, Any]:
-        data = await _body(request)
-        opponent = data.get("opponent", "simple")
-        if not isinstance(opponent, str):
-            raise WebError(400, "malformed", "opponent must be text")
-        rules_data = data.get("rules", "classic")
-        rules = Rules.from_json(rules_data)
+        data = await inputs.read_object(request)
+        unknown = sorted(set(data) - set(GAME_FIELDS))
+        if unknown:
+            raise WebError(400, "malformed", f"unknown field {shown(unknown[0])}: a new game takes {', '.join(GAME_FIELDS)}")
+        opponent = inputs.choose(data.get("opponent", "simple"), [*STRENGTHS, HUMAN], "opponent")
+        rules = Rules.from_json(data.get("rules", "classic"))
         names = data.get("names")
-        if names is not None and not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
-            raise WebError(400, "malformed", "names must be a list of text")
-        game_id, tokens = service.create(opponent=opponent, rules=rules, names=names)
+        if names is not None and not (isinstance(names, list) and len(names) <= 2):
+            raise WebError(400, "malformed", "names must be a list of at most two names")
+        clean = [inputs.clean_name(n, f"name {i + 1}", empty_ok=True) if n is not None else "" for i, n in enumerate(names or [])]
+        game_id, tokens = service.create(opponent=opponent, rules=rules, names=clean)
         room = await service.room(game_id)
         service.kick_computer(room)
         out: dict[str, Any] = {"id": game_id, "seat": 0, "token": tokens[0], "url": f"/table/{game_id}#t={tokens[0]}"}
@@ -191,14 +196,14 @@ def _api(service: GameService, store: Store) -> APIRouter:
     @r.post("/games/{game_id}/actions")
     async def act(game_id: str, request: Request) -> dict[str, Any]:
         room, seat = await seat_room(game_id, request)
-        data = await _body(request)
+        data = await inputs.read_object(request)
         await service.act(room, seat, data.get("action"), data.get("seq"))
         return service.state(room, seat)
 
     @r.post("/games/{game_id}/auto")
     async def auto(game_id: str, request: Request) -> dict[str, Any]:
         room, seat = await seat_room(game_id, request)
-        data = await _body(request)
+        data = await inputs.read_object(request)
         await service.auto(room, seat, data.get("seq"))
         return service.state(room, seat)
 
@@ -211,7 +216,7 @@ def _api(service: GameService, store: Store) -> APIRouter:
     @r.post("/games/{game_id}/name")
     async def set_name(game_id: str, request: Request) -> dict[str, Any]:
         room, seat = await seat_room(game_id, request)
-        data = await _body(request)
+        data = await inputs.read_object(request)
         await service.set_name(room, seat, data.get("name"))
         return service.state(room, seat)
 
@@ -226,6 +231,8 @@ def _api(service: GameService, store: Store) -> APIRouter:
 
     @r.get("/games")
     async def games_list(status: str | None = None) -> dict[str, Any]:
+        if status is not None:
+            inputs.choose(status, ("playing", "finished"), "status")
         return {"games": [history.game_summary(g, []) for g in store.list_games(status)]}
 
     @r.get("/stats")
@@ -253,19 +260,25 @@ def _api(service: GameService, store: Store) -> APIRouter:
 
 
 async def seat_socket(service: GameService, websocket: WebSocket, game_id: str) -> None:
-    """One seat's live connection: ``hello`` with the token first, then actions; states come back."""
+    """One seat's live connection: ``hello`` with the token first, then actions; states come back.
+
+    A bad hello is answered with an ``error`` message and the socket closed (4403 for a wrong
+    token, 1009 for a hello over the size limit, 4400 otherwise). After it, every bad message is
+    answered with an ``error`` message and the socket stays open.
+    """
     await websocket.accept()
     try:
-        hello = await asyncio.wait_for(websocket.receive_json(), timeout=30)
+        hello = await asyncio.wait_for(_receive(websocket), timeout=30)
         if not isinstance(hello, dict) or hello.get("type") != "hello":
             raise WebError(400, "malformed", "the first message must be {'type': 'hello', 'token': ...}")
         room = await service.room(game_id)
         seat = service.seat_of(room, hello.get("token"))
     except (TimeoutError, WebError, GinRummyError, ValueError) as e:
         _, body = describe(e)
+        status = e.status if isinstance(e, WebError) else 400
         with contextlib.suppress(Exception):
             await websocket.send_json({"type": "error", **body})
-            await websocket.close(code=4403 if isinstance(e, WebError) and e.status == 403 else 4400)
+            await websocket.close(code={403: 4403, 413: 1009}.get(status, 4400))
         return
     except WebSocketDisconnect:
         return
@@ -274,9 +287,9 @@ async def seat_socket(service: GameService, websocket: WebSocket, game_id: str) 
     try:
         while True:
             try:
-                msg = await websocket.receive_json()
-            except (json.JSONDecodeError, UnicodeDecodeError):
-                conn.queue.put_nowait({"type": "error", "error": "malformed", "message": "messages must be JSON"})
+                msg = await _receive(websocket)
+            except WebError as e:
+                conn.queue.put_nowait({"type": "error", **describe(e)[1]})
                 continue
             await _handle(service, room, conn, msg)
     except WebSocketDisconnect:
@@ -290,6 +303,19 @@ async def seat_socket(service: GameService, websocket: WebSocket, game_id: str) 
             await sender
 
 
+async def _receive(websocket: WebSocket) -> Any:
+    """The next message as JSON, refused (WebError) when too large, not JSON or nested too deeply."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    raw: str | bytes = text if text is not None else message.get("bytes") or b""
+    size = len(raw.encode()) if isinstance(raw, str) else len(raw)
+    if size > inputs.MAX_MESSAGE:
+        raise inputs.too_large("a message", inputs.MAX_MESSAGE, size)
+    return inputs.parse_json(raw, "a message")
+
+
 async def _sender(websocket: WebSocket, conn: Connection) -> None:
     """Write queued messages in order; one writer per socket, so broadcasting never waits on a slow client."""
     while True:
@@ -299,7 +325,7 @@ async def _sender(websocket: WebSocket, conn: Connection) -> None:
 
 async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) -> None:
     """One client message; every error becomes an ``error`` message to that connection only."""
-    ref = msg.get("ref") if isinstance(msg, dict) else None
+    ref = inputs.check_ref(msg.get("ref")) if isinstance(msg, dict) else None
     try:
         if not isinstance(msg, dict):
             raise WebError(400, "malformed", "a message must be a JSON object with a 'type'")
@@ -320,11 +346,15 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
         elif kind == "ping":
             conn.queue.put_nowait({"type": "pong", "ref": ref})
         else:
-            raise WebError(400, "malformed", f"unknown message type {kind!r}")
+            raise WebError(400, "malformed", f"unknown message type {shown(kind)}: send one of {', '.join(MESSAGE_TYPES)}")
     except Exception as e:  # noqa: BLE001 - mapped in one place, never kills the socket
         status, body = describe(e)
         if status >= 500:
-            log.exception("error handling %r", msg)
+            log.exception("error handling a %s message", shown(msg.get("type")) if isinstance(msg, dict) else "non-object")
         conn.queue.put_nowait({"type": "error", "ref": ref, **body})
         if body.get("error") == "stale":
             conn.queue.put_nowait(service.state(room, conn.seat))
+
+
+#: The messages a seat may send after its hello.
+MESSAGE_TYPES = ("action", "auto", "next", "name", "hint", "state", "ping")

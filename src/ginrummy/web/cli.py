@@ -32,8 +32,10 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
+    from .inputs import MAX_FRAME
 
     app = create_app(args.db, computer_delay=args.computer_delay, compute=args.compute, workers=args.workers)
     print(f"Gin Rummy: open http://{args.host}:{args.port}/  (database {args.db})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536)
+    # A WebSocket frame over MAX_FRAME bytes never reaches the app: uvicorn closes the socket with 1009.
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME)
     return 0

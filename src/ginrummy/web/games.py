@@ -31,6 +31,7 @@ from typing import Any
 
 from ..actions import Action
 from ..cards import card_str, cards_of
+from ..errors import shown
 from ..events import LAYOUT_PHASES
 from ..hand import Hand
 from ..match import Match
@@ -40,13 +41,10 @@ from ..rules import Rules
 from ..table import Seat, Table
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
+from .inputs import check_action_text, check_game_id, check_seq, choose, clean_name
 from .storage import HUMAN, GameRow, SeatRow, Store, deck_commitment, hash_token
 
 log = logging.getLogger("ginrummy.web")
-
-#: The longest name a seat may take.
-MAX_NAME = 40
-
 
 @dataclass(eq=False)
 class Connection:
@@ -113,15 +111,17 @@ class GameService:
     def create(
         self, *, opponent: str, rules: Rules, names: list[str] | None = None
     ) -> tuple[str, list[str]]:
-        """A new game with its first hand dealt; returns (game id, the two seat tokens)."""
-        if opponent != HUMAN and opponent not in STRENGTHS:
-            raise WebError(400, "malformed", f"unknown opponent {opponent!r}: choose human or one of {', '.join(STRENGTHS)}")
+        """A new game with its first hand dealt; returns (game id, the two seat tokens).
+
+        ``names`` are the seats' names in order; an empty or missing one takes the default.
+        """
+        choose(opponent, [*STRENGTHS, HUMAN], "opponent")
         game_id = uuid.uuid4().hex[:12]
         tokens = [secrets.token_urlsafe(24), secrets.token_urlsafe(24)]
         seed = secrets.randbits(63)
         computer_seat = None if opponent == HUMAN else 1
         default = ["Player 1", "Player 2"] if opponent == HUMAN else ["You", f"Computer ({opponent})"]
-        given = [str(n).strip()[:40] for n in (names or [])] + ["", ""]
+        given = [clean_name(n, empty_ok=True) for n in (names or [])] + ["", ""]
         seat_names = [given[i] or default[i] for i in range(2)]
         match = Match(rules, seed=seed, players=seat_names)
         self.store.create_game(
@@ -160,6 +160,7 @@ class GameService:
         room = self.rooms.get(game_id)
         if room is not None:
             return room
+        check_game_id(game_id)
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         try:
             async with lock:
@@ -176,17 +177,19 @@ class GameService:
         """Replay a stored game through the engine: decks and actions, no decisions."""
         stored = self.store.load_match(game_id)
         if stored is None:
-            raise not_found(f"no game {game_id!r}")
+            raise not_found(f"no game {shown(game_id)}")
         room = Room(stored.row, stored.match)
         room.commitments = [deck_commitment(game_id, h.hand_no, h.deck, h.nonce) for h in stored.hands]
         room.actions = len(stored.actions)
         room.ready = [room.is_computer(0), room.is_computer(1)]
         return room
 
-    def seat_of(self, room: Room, token: str | None) -> int:
+    def seat_of(self, room: Room, token: Any) -> int:
         """The seat whose secret this is; refuse anything else."""
         if not token:
             raise forbidden()
+        if not isinstance(token, str):
+            raise forbidden("the seat's token must be text")
         h = hash_token(token)
         for seat in (0, 1):
             if secrets.compare_digest(h, room.row.token_hashes[seat]):
@@ -199,8 +202,7 @@ class GameService:
         """A person's action. Raises (and changes nothing) if it is stale, out of turn or illegal."""
         async with room.lock:
             self._check_fresh(room, seq)
-            if not isinstance(text, str):
-                raise WebError(400, "malformed", "an action must be text, e.g. 'stock', 'pile', 'Kd', 'knock Kd'")
+            text = check_action_text(text)
             if room.match.is_over:
                 raise WebError(409, "game_over", "the game is over")
             hand = room.hand
@@ -240,8 +242,7 @@ class GameService:
         self.kick_computer(room)
 
     def _check_fresh(self, room: Room, seq: Any) -> None:
-        if not isinstance(seq, int) or isinstance(seq, bool):
-            raise WebError(400, "malformed", "every action must carry 'seq', the state's seq it answers")
+        seq = check_seq(seq)
         if seq != room.version:
             raise WebError(409, "stale", f"stale message: the game has moved on (seq {seq}, now {room.version})")
 
@@ -290,13 +291,7 @@ class GameService:
 
     async def set_name(self, room: Room, seat: int, name: Any) -> None:
         """A seat names itself (a friend joining by link): stored with the seat, shown to both."""
-        if not isinstance(name, str):
-            raise WebError(400, "malformed", "a name must be text")
-        clean = " ".join(name.split())
-        if not clean:
-            raise WebError(400, "malformed", "a name cannot be empty")
-        if len(clean) > MAX_NAME:
-            raise WebError(400, "malformed", f"a name can be at most {MAX_NAME} characters")
+        clean = clean_name(name)
         if room.is_computer(seat):
             raise forbidden("the computer's name cannot be changed")
         async with room.lock:

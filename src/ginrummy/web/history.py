@@ -11,11 +11,13 @@ from typing import Any
 
 from ..actions import Kind
 from ..cards import card_str, cards_of
+from ..errors import shown
 from ..events import Step
 from ..hand import Hand
 from ..match import Match
 from ..record import ReplayObserver, match_to_record
 from .errors import WebError, not_found
+from .inputs import check_game_id
 from .storage import GameRow, HandRow, Store, StoredMatch, deck_commitment
 
 
@@ -104,9 +106,9 @@ def statistics(store: Store) -> dict[str, Any]:
 
 
 def _finished(store: Store, game_id: str) -> GameRow:
-    g = store.get_game(game_id)
+    g = store.get_game(check_game_id(game_id))
     if g is None:
-        raise not_found(f"no game {game_id!r}")
+        raise not_found(f"no game {shown(game_id)}")
     if g.status != "finished":
         raise WebError(403, "in_progress", "the game is still being played: its cards are secret until it is over")
     return g
@@ -140,7 +142,7 @@ def _load_finished(store: Store, game_id: str, observe: ReplayObserver | None = 
     _finished(store, game_id)  # refuse an unfinished game before replaying anything
     stored = store.load_match(game_id, observe=observe)
     if stored is None:
-        raise not_found(f"no game {game_id!r}")
+        raise not_found(f"no game {shown(game_id)}")
     return stored
 
 

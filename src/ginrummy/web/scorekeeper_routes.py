@@ -43,10 +43,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
-from ..errors import GinRummyError, IllegalActionError, RulesError
+from ..errors import GinRummyError, IllegalActionError, RulesError, shown
 from ..rules import Rules
 from ..scorekeeper import ScoreInputError, Scorekeeper
 from .errors import WebError, describe, not_found
+from .inputs import clean_name, read_json
 
 router = APIRouter(tags=["scorekeeper"])
 
@@ -56,9 +57,8 @@ STATIC = Path(__file__).resolve().parent / "static"
 #: cannot be guessed or enumerated.
 ID_BYTES = 16
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
-#: Guard rails: no real game has this many hands, and names are for a column header.
+#: Guard rails: no real game has this many hands (names are bounded by ``inputs.MAX_NAME``).
 MAX_HANDS = 300
-MAX_NAME = 24
 MAX_DEADWOOD = 200  # ten cards hold at most 98; a generous bound still catches typos like 1000
 
 _SCHEMA = """CREATE TABLE IF NOT EXISTS scorekeeper_sheets (
@@ -112,7 +112,7 @@ def _seat(value: Any, names: Sequence[str], what: str) -> int:
         if value.strip() in ("0", "1"):
             return int(value.strip())
     raise EntryError(
-        f"{what} {value!r} is not a player here: choose {names[0]!r} or {names[1]!r}", rule="players"
+        f"{what} {shown(value)} is not a player here: choose {names[0]!r} or {names[1]!r}", rule="players"
     )
 
 
@@ -147,6 +147,8 @@ def normalize_entry(entry: Any, names: Sequence[str], rules: Rules) -> dict[str,
             continue
         elif key == "upcard" and value in (None, ""):
             continue
+        elif key == "upcard" and isinstance(value, str):
+            out["upcard"] = value.strip()  # stored and shown again: no padding kept
         else:
             out[key] = value
     if out.get("dead"):
@@ -175,11 +177,10 @@ def _names(raw: Any) -> tuple[str, str]:
         raise EntryError("names must be a list of two player names", rule="players")
     out: list[str] = []
     for i, n in enumerate(raw):
-        if not isinstance(n, str):
-            raise EntryError("player names must be text", rule="players")
-        n = " ".join(n.split())
-        if len(n) > MAX_NAME:
-            raise EntryError(f"the name {n[:MAX_NAME]!r}... is too long (at most {MAX_NAME} characters)", rule="players")
+        try:
+            n = clean_name(n, f"the name of player {i + 1}", empty_ok=True)
+        except WebError as e:
+            raise EntryError(str(e), rule="players") from None
         out.append(n or f"Player {i + 1}")
     if out[0].casefold() == out[1].casefold():
         raise EntryError(f"the two players need different names (both are {out[0]!r})", rule="players")
@@ -290,13 +291,13 @@ def _conn_setup(conn: Any) -> None:
 
 def _load(conn: Any, sheet_id: str) -> Sheet:
     if not _ID_RE.match(sheet_id):
-        raise not_found(f"no score sheet {sheet_id!r}")
+        raise not_found(f"no score sheet {shown(sheet_id)}")
     _conn_setup(conn)
     row = conn.execute(
         "SELECT id, names, rules, entries, created, updated FROM scorekeeper_sheets WHERE id = ?", (sheet_id,)
     ).fetchone()
     if row is None:
-        raise not_found(f"no score sheet {sheet_id!r}: it may have been deleted; start a new game")
+        raise not_found(f"no score sheet {shown(sheet_id)}: it may have been deleted; start a new game")
     names = tuple(json.loads(row[1]))
     return Sheet(row[0], (names[0], names[1]), Rules.from_json(json.loads(row[2])), json.loads(row[3]), row[4], row[5])
 
@@ -319,17 +320,20 @@ def _store(request: Request) -> Any:
 
 
 async def _body(request: Request) -> Any:
+    """The body as JSON; a body that is not JSON (or nests too deeply) is a mistake in the entry (422)."""
     try:
-        return await request.json()
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise EntryError("the request body must be JSON") from None
+        return await read_json(request)
+    except WebError as e:
+        if e.status != 400:
+            raise  # too large: 413
+        raise EntryError(str(e)) from None
 
 
 def _hand_index(sheet: Sheet, number: int) -> int:
     if not 1 <= number <= len(sheet.entries):
         raise WebError(
             404, "not_found",
-            f"no hand {number} on this sheet: it has {len(sheet.entries)} hand{'s' if len(sheet.entries) != 1 else ''}",
+            f"no hand {shown(number)} on this sheet: it has {len(sheet.entries)} hand{'s' if len(sheet.entries) != 1 else ''}",
         )
     return number - 1
 
@@ -361,7 +365,7 @@ def asset(name: str) -> Response:
     """The page's own script and stylesheet, served here so the page works whatever else is mounted."""
     types = {"scorekeeper.js": "text/javascript", "scorekeeper.css": "text/css"}
     if name not in types:
-        return JSONResponse({"error": "not_found", "message": f"no file {name!r}"}, status_code=404)
+        return JSONResponse({"error": "not_found", "message": f"no file {shown(name)}"}, status_code=404)
     return FileResponse(STATIC / name, media_type=types[name], headers={"Cache-Control": "no-cache"})
 
 
@@ -389,7 +393,8 @@ async def create_sheet(request: Request) -> Response:
             raise EntryError('send {"names": ["You", "Sam"], "rules": {"preset": "classic", "overrides": {}}}')
         unknown = sorted(set(body) - {"names", "rules"})
         if unknown:
-            raise EntryError(f"unknown field: {', '.join(unknown)} (use names, rules)")
+            more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
+            raise EntryError(f"unknown field: {', '.join(str(k)[:40] for k in unknown[:3])}{more} (use names, rules)")
         names = _names(body.get("names"))
         rules = _rules(body.get("rules"))
         sheet_id = secrets.token_urlsafe(ID_BYTES)

@@ -18,8 +18,10 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
 from ..commands.rules_sheet import changes_line, nav_html, page_html, render_html
-from ..errors import GinRummyError, RulesError
-from ..rules import PRESETS, RULE_NAMES, Rules, parse_rule_value
+from ..errors import GinRummyError, RulesError, shown
+from ..rules import PRESETS, RANGES, RULE_NAMES, Rules, parse_rule_value
+from .errors import WebError
+from .inputs import clean_name
 
 router = APIRouter(tags=["sheets"])
 
@@ -115,7 +117,11 @@ def _rule_input(rules: Rules, base: Rules, name: str, kind: str) -> str:
         d = "true" if default else "false"
         ctl = f'<select id="{ident}" name="{name}" data-default="{d}">{opts}</select>'
     elif kind == "int":
-        ctl = f'<input id="{ident}" name="{name}" type="number" min="0" value="{value}" data-default="{default}">'
+        low, high, _ = RANGES[name]
+        ctl = (
+            f'<input id="{ident}" name="{name}" type="number" min="{low}" max="{high}" value="{value}" '
+            f'data-default="{default}">'
+        )
     else:
         from ..rules import CHOICES
 
@@ -201,10 +207,15 @@ def _figures(r: Rules) -> str:
 
 
 def _names(raw: str | None) -> tuple[str, str]:
-    parts = [p.strip()[:24] for p in (raw or "").split(",")]
-    a = parts[0] if parts and parts[0] else ""
-    b = parts[1] if len(parts) > 1 and parts[1] else ""
-    return a, b
+    """``names=You,Sam``: at most two names, each bounded like every name (empty is fine: a blank header)."""
+    parts = (raw or "").split(",", 2)
+    if len(parts) > 2:
+        raise RulesError("names takes at most two names, separated by a comma")
+    try:
+        clean = [clean_name(p, f"player name {i + 1}", empty_ok=True) for i, p in enumerate(parts)]
+    except WebError as e:
+        raise RulesError(str(e)) from None
+    return clean[0], clean[1] if len(clean) > 1 else ""
 
 
 def _grid(rules: Rules, names: tuple[str, str], hands: int) -> str:
@@ -298,11 +309,11 @@ def score_sheet(request: Request) -> HTMLResponse:
     try:
         rules = rules_from_query(params.multi_items())
         raw_hands = params.get("hands") or str(DEFAULT_HANDS)
-        if not raw_hands.isdigit() or not 1 <= int(raw_hands) <= MAX_HANDS:
-            raise RulesError(f"hands must be a whole number from 1 to {MAX_HANDS}, not {raw_hands!r}")
+        if not (raw_hands.isdigit() and len(raw_hands) <= 3) or not 1 <= int(raw_hands) <= MAX_HANDS:
+            raise RulesError(f"hands must be a whole number from 1 to {MAX_HANDS}, not {shown(raw_hands)}")
+        names = _names(params.get("names"))
     except GinRummyError as e:
         return _error_page(str(e), "/scoresheet")
-    names = _names(params.get("names"))
     hands = int(raw_hands) if params.get("hands") else (HOLLYWOOD_HANDS if rules.hollywood else DEFAULT_HANDS)
     name_value = html.escape(",".join(n for n in names if n) if any(names) else "")
     extra = (
