@@ -20,4 +20,12 @@ Protocol (the browser pages use exactly this; so do the tests and ``bench/load.p
   ``POST .../actions``, ``.../auto``, ``.../next``, ``GET .../hint``.
 - Public: ``GET /api/games/{id}`` (names, score sheet), ``/api/history``, ``/api/stats``; for
   finished games only (all cards face up): ``/api/games/{id}/replay`` and ``/api/games/{id}/record``.
+
+Limits (:mod:`ginrummy.web.inputs`): a body of at most 64 KiB (else 413), an address of at most
+8 KiB (414), JSON nested at most 32 levels, names of 1 to 24 characters without control
+characters, ``seq`` 0..2^31-1. A WebSocket message over 16 KiB is answered with an ``error``
+(``too_large``) and the socket stays open; a frame over 64 KiB is closed by the server with code
+1009. A bad hello closes the socket: 4403 for a wrong token, 1009 when too large, 4400 otherwise.
+Every refusal is ``{"error": code, "message": ...}`` with a 4xx status, and no message quotes more
+than about 40 characters of what was sent.
 """
