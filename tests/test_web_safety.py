@@ -244,3 +244,35 @@ def test_a_hello_over_the_limit_closes_with_1009(client: TestClient, game: tuple
         with pytest.raises(WebSocketDisconnect) as e:
             ws.receive_json()
         assert e.value.code == 4403
+
+
+def test_body_limit_checks_the_declared_length_and_the_bytes_read_outside_routes() -> None:
+    """The middleware alone: a bad or too large Content-Length never reaches the app, nor does a long read."""
+    import asyncio
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:  # reads everything, then answers 200
+        while (await receive()).get("more_body"):
+            pass
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"ok"})
+
+    def call(headers: list[tuple[bytes, bytes]], chunks: list[bytes]) -> tuple[int, bytes]:
+        sent: list[Any] = []
+        queue = [{"type": "http.request", "body": c, "more_body": i < len(chunks) - 1} for i, c in enumerate(chunks)]
+
+        async def receive() -> Any:
+            return queue.pop(0)
+
+        async def send(message: Any) -> None:
+            sent.append(message)
+
+        scope = {"type": "http", "method": "POST", "path": "/x", "raw_path": b"/x", "query_string": b"", "headers": headers}
+        asyncio.run(inputs.BodyLimit(app, max_body=10)(scope, receive, send))
+        return sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:])
+
+    assert call([(b"content-length", b"abc")], [b""])[0] == 400
+    status, body = call([(b"content-length", b"11")], [b"x" * 11])
+    assert status == 413 and b"at most 10 bytes; this one has 11" in body
+    status, body = call([], [b"x" * 6, b"x" * 6])
+    assert status == 413 and b"at most 10 bytes" in body
+    assert call([], [b"x" * 5, b"x" * 5]) == (200, b"ok")
