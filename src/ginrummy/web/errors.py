@@ -29,6 +29,11 @@ def forbidden(message: str = "this request needs the seat's secret token") -> We
     return WebError(403, "forbidden", message)
 
 
+def private() -> WebError:
+    """A game that only its players see (identities: :mod:`~ginrummy.web.identity`)."""
+    return WebError(403, "private", "this game is private: only its players see it, until one of them shares it")
+
+
 def describe(exc: BaseException) -> tuple[int, dict[str, Any]]:
     """``(HTTP status, JSON body)`` for any error a request may raise; the body goes to WebSockets too."""
     if isinstance(exc, WebError):

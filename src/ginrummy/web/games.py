@@ -111,9 +111,11 @@ class GameService:
     # ------------------------------------------------------------------ creating
 
     def create(
-        self, *, opponent: str, rules: Rules, names: list[str] | None = None
+        self, *, opponent: str, rules: Rules, names: list[str] | None = None, player: str | None = None
     ) -> tuple[str, list[str]]:
-        """A new game with its first hand dealt; returns (game id, the two seat tokens)."""
+        """A new game with its first hand dealt; returns (game id, the two seat tokens).
+
+        ``player`` (an identity hash, :mod:`~ginrummy.web.identity`) plays seat 0: the creator."""
         if opponent != HUMAN and opponent not in STRENGTHS:
             raise WebError(400, "malformed", f"unknown opponent {opponent!r}: choose human or one of {', '.join(STRENGTHS)}")
         game_id = uuid.uuid4().hex[:12]
@@ -130,7 +132,13 @@ class GameService:
             seed=seed,
             first_dealer=match.first_dealer,
             seats=[
-                SeatRow(s, hash_token(tokens[s]), seat_names[s], opponent if s == computer_seat else HUMAN)
+                SeatRow(
+                    s,
+                    hash_token(tokens[s]),
+                    seat_names[s],
+                    opponent if s == computer_seat else HUMAN,
+                    player if s == 0 else None,
+                )
                 for s in range(2)
             ],
         )
@@ -192,6 +200,27 @@ class GameService:
             if secrets.compare_digest(h, room.row.token_hashes[seat]):
                 return seat
         raise forbidden("that token belongs to no seat of this game")
+
+    def claim(self, room: Room, seat: int, player: str) -> None:
+        """The identity that acts for a person's seat plays it from now on (once: the first one keeps it)."""
+        if room.is_computer(seat) or room.row.seats[seat].player_hash is not None:
+            return
+        if self.store.claim_seat(room.row.id, seat, player):
+            self._reload_row(room)
+
+    def share(self, room: Room, shared: bool) -> None:
+        """Open a game to everyone (replay, record, public facts), or close it again."""
+        self.store.set_shared(room.row.id, shared)
+        self._reload_row(room)
+
+    def visible(self, room: Room, player: str) -> bool:
+        """Whether this identity may see the game's public facts: a player of it, or anyone once shared."""
+        return room.row.shared or room.row.seat_of_player(player) is not None
+
+    def _reload_row(self, room: Room) -> None:
+        row = self.store.get_game(room.row.id)
+        assert row is not None
+        room.row = row
 
     # ------------------------------------------------------------------ playing
 
@@ -283,9 +312,7 @@ class GameService:
         self.store.end_hand(room.row.id, hand_no, result.to_json(), dw)
         if room.match.is_over:
             self.store.finish_game(room.row.id, room.match.final().to_json())
-            row = self.store.get_game(room.row.id)
-            assert row is not None
-            room.row = row
+            self._reload_row(room)
         room.ready = [room.is_computer(0), room.is_computer(1)]
 
     async def set_name(self, room: Room, seat: int, name: Any) -> None:
@@ -301,9 +328,7 @@ class GameService:
             raise forbidden("the computer's name cannot be changed")
         async with room.lock:
             self.store.set_name(room.row.id, seat, clean)
-            row = self.store.get_game(room.row.id)
-            assert row is not None
-            room.row = row
+            self._reload_row(room)
             room.table.seats[seat].name = clean
         self.broadcast(room)
 
