@@ -3,6 +3,7 @@ statistics; a game is open to others only once one of its players shares it."""
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -141,9 +142,20 @@ def test_games_stored_before_identities_stay_open_after_the_migration(tmp_path: 
     conn.execute("DROP INDEX seats_player")
     conn.execute("ALTER TABLE seats DROP COLUMN player_hash")
     conn.execute("ALTER TABLE games DROP COLUMN shared")
+    conn.execute("ALTER TABLE hands DROP COLUMN commitment")
+    conn.execute("ALTER TABLE hands DROP COLUMN scheme")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
     with TestClient(create_app(db, computer_delay=0, compute="thread")) as stranger:
-        assert stranger.get(f"/api/games/{gid}/replay").status_code == 200
+        r = stranger.get(f"/api/games/{gid}/replay")
+        assert r.status_code == 200
+        stranger_replay = r.json()
     assert sqlite3.connect(db).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    # Its hands keep the commitments they were published with, under the old scheme (numbers, hand from 0).
+    hands = stranger_replay["hands"]
+    assert {h["scheme"] for h in hands} == {1}
+    for h in hands:
+        ids = ",".join(str("A23456789TJQK".index(c[0]) + 13 * "shdc".index(c[1])) for c in h["deck"])
+        old = hashlib.sha256(f"{gid}:{h['hand'] - 1}:{h['nonce']}:{ids}".encode()).hexdigest()
+        assert h["commitment"] == old

@@ -40,7 +40,7 @@ from ..rules import Rules
 from ..table import Seat, Table
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
-from .storage import HUMAN, GameRow, SeatRow, Store, deck_commitment, hash_token
+from .storage import HUMAN, GameRow, SeatRow, Store, hash_token
 
 log = logging.getLogger("ginrummy.web")
 
@@ -155,9 +155,9 @@ class GameService:
         secrets.SystemRandom().shuffle(deck)
         nonce = secrets.token_hex(16)
         hand_no = len(room.match.hands)
-        self.store.add_hand(room.row.id, hand_no, room.match.next_dealer, deck, nonce)
+        digest = self.store.add_hand(room.row.id, hand_no, room.match.next_dealer, deck, nonce)
         room.match.start_hand(deck)
-        room.commitments.append(deck_commitment(room.row.id, hand_no, deck, nonce))
+        room.commitments.append(digest)
         room.ready = [room.is_computer(0), room.is_computer(1)]
         room.last = None  # the last action named a card of the previous deal
 
@@ -186,7 +186,7 @@ class GameService:
         if stored is None:
             raise not_found(f"no game {game_id!r}")
         room = Room(stored.row, stored.match)
-        room.commitments = [deck_commitment(game_id, h.hand_no, h.deck, h.nonce) for h in stored.hands]
+        room.commitments = [h.commitment for h in stored.hands]
         room.actions = len(stored.actions)
         room.ready = [room.is_computer(0), room.is_computer(1)]
         return room

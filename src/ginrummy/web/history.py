@@ -16,7 +16,7 @@ from ..hand import Hand
 from ..match import Match
 from ..record import ReplayObserver, match_to_record
 from .errors import WebError, not_found, private
-from .storage import GameRow, HandRow, Store, StoredMatch, deck_commitment
+from .storage import GameRow, HandRow, Store, StoredMatch
 
 
 def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:
@@ -190,7 +190,8 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
                 "dealer": h.dealer,
                 "deck": [card_str(c) for c in h.deck],
                 "nonce": h.nonce,
-                "commitment": deck_commitment(game_id, h.hand_no, h.deck, h.nonce),
+                "commitment": h.commitment,
+                "scheme": h.scheme,
                 "scores_after": list(scores),
                 "explain": hand.result.explain(names) if hand.result is not None else None,
                 "frames": hand_frames,
@@ -207,5 +208,11 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
 
 
 def record(store: Store, game_id: str, player: str) -> dict[str, Any]:
-    """The engine's JSON record (:mod:`ginrummy.record`) of a finished game."""
-    return match_to_record(_load_finished(store, game_id, player).match)
+    """The engine's JSON record (:mod:`ginrummy.record`) of a finished game, with the game's id and
+    each hand's deal commitment, so ``ginrummy verify`` can check the deals offline."""
+    stored = _load_finished(store, game_id, player)
+    out = match_to_record(stored.match)
+    out["game_id"] = game_id
+    for hd, h in zip(out["hands"], stored.hands, strict=True):
+        hd["commitment"] = {"scheme": h.scheme, "nonce": h.nonce, "sha256": h.commitment}
+    return out

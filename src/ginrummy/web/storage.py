@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cards import card_str
+from ..fairness import SCHEME, commitment
 from ..match import Match
 from ..record import FORMAT, ReplayObserver, match_from_record
 
@@ -46,8 +47,10 @@ HUMAN = "human"
 #: The schema this code writes. 0: files made before versions were kept, with the two seats as
 #: columns of ``games`` (``token0``/``token1``, ``names``, ``opponent``, ``computer_seat``);
 #: 1: seats as rows of ``seats``; 2: each seat's player identity (``player_hash``, see
-#: :mod:`~ginrummy.web.identity`) and a game's ``shared`` flag. Games stored before version 2 have
-#: no identities and were open to everyone, so the migration marks them shared.
+#: :mod:`~ginrummy.web.identity`), a game's ``shared`` flag, and each hand's deal commitment as
+#: published at the deal (:mod:`ginrummy.fairness`). Games stored before version 2 have no
+#: identities and were open to everyone, so the migration marks them shared; their hands keep the
+#: commitment of the scheme they were dealt under (1).
 SCHEMA_VERSION = 2
 
 _GAMES = """CREATE TABLE IF NOT EXISTS games (
@@ -81,6 +84,8 @@ _SCHEMA = [
         nonce TEXT NOT NULL,
         result TEXT,
         deadwood TEXT,
+        commitment TEXT NOT NULL DEFAULT '',
+        scheme INTEGER NOT NULL DEFAULT 1,
         PRIMARY KEY (game_id, hand_no)
     )""",
     """CREATE TABLE IF NOT EXISTS actions (
@@ -109,16 +114,6 @@ class StoreError(Exception):
 def hash_token(token: str) -> str:
     """Seat tokens are stored hashed: a leaked database file does not let anyone act for a seat."""
     return hashlib.sha256(token.encode()).hexdigest()
-
-
-def deck_commitment(game_id: str, hand_no: int, deck: list[int], nonce: str) -> str:
-    """A hash published when a hand is dealt and checkable once the game is over.
-
-    Players suspect rigged shuffles; with the deck and the nonce revealed in the record, anyone can
-    recompute this and see the deck was fixed before the first card was played.
-    """
-    text = f"{game_id}:{hand_no}:{nonce}:{','.join(map(str, deck))}"
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +182,9 @@ class HandRow:
     nonce: str
     result: dict[str, Any] | None
     deadwood: list[int] | None
+    #: The SHA-256 published when the hand was dealt, and the scheme of :mod:`ginrummy.fairness` it uses.
+    commitment: str
+    scheme: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,12 +359,16 @@ class Store:
 
     # -- hands and actions -----------------------------------------------------------------
 
-    def add_hand(self, game_id: str, hand_no: int, dealer: int, deck: list[int], nonce: str) -> None:
+    def add_hand(self, game_id: str, hand_no: int, dealer: int, deck: list[int], nonce: str) -> str:
+        """Store a dealt hand before anyone sees it; returns its commitment (to publish)."""
+        digest = commitment(game_id, hand_no + 1, nonce, deck)
         with self.connection() as c:
             c.execute(
-                f"INSERT INTO hands (game_id, hand_no, dealer, deck, nonce) VALUES ({_P}, {_P}, {_P}, {_P}, {_P})",
-                (game_id, hand_no, dealer, json.dumps(deck), nonce),
+                "INSERT INTO hands (game_id, hand_no, dealer, deck, nonce, commitment, scheme) "
+                f"VALUES ({', '.join([_P] * 7)})",
+                (game_id, hand_no, dealer, json.dumps(deck), nonce, digest, SCHEME),
             )
+        return digest
 
     def end_hand(self, game_id: str, hand_no: int, result: dict[str, Any], deadwood: list[int]) -> None:
         """Keep each hand's result and final deadwood so statistics need no replay."""
@@ -379,14 +381,9 @@ class Store:
     def hands(self, game_id: str) -> list[HandRow]:
         with self.connection() as c:
             rows = c.execute(
-                f"SELECT hand_no, dealer, deck, nonce, result, deadwood FROM hands WHERE game_id = {_P} "
-                "ORDER BY hand_no",
-                (game_id,),
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE game_id = {_P} ORDER BY hand_no", (game_id,)
             ).fetchall()
-        return [
-            HandRow(r[0], r[1], json.loads(r[2]), r[3], _loads(r[4]), _loads(r[5]))
-            for r in rows
-        ]
+        return [_hand(r) for r in rows]
 
     def append_action(self, game_id: str, seq: int, hand_no: int, seat: int, action: str) -> None:
         """Append one action. The primary key (game, seq) refuses a second writer of the same step."""
@@ -459,18 +456,26 @@ class Store:
         ids = [g.id for g in games]
         with self.connection() as c:
             rows = c.execute(
-                "SELECT game_id, hand_no, dealer, deck, nonce, result, deadwood FROM hands WHERE game_id IN "
+                f"SELECT game_id, {_HAND_COLUMNS} FROM hands WHERE game_id IN "
                 f"({', '.join([_P] * len(ids))}) ORDER BY game_id, hand_no",
                 ids,
             ).fetchall()
         by_game: dict[str, list[HandRow]] = {i: [] for i in ids}
         for r in rows:
-            by_game[r[0]].append(HandRow(r[1], r[2], json.loads(r[3]), r[4], _loads(r[5]), _loads(r[6])))
+            by_game[r[0]].append(_hand(r[1:]))
         return [(g, by_game[g.id]) for g in games]
 
 
 def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
+
+
+_HAND_COLUMNS = "hand_no, dealer, deck, nonce, result, deadwood, commitment, scheme"
+
+
+def _hand(r: Sequence[Any]) -> HandRow:
+    """A hands row (in :data:`_HAND_COLUMNS` order)."""
+    return HandRow(r[0], r[1], json.loads(r[2]), r[3], _loads(r[4]), _loads(r[5]), r[6], r[7])
 
 
 def _with_seats(c: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
@@ -525,6 +530,7 @@ def _migrate_seat_columns_to_rows(c: sqlite3.Connection) -> None:
             seat_rows.append((game_id, seat, token_hash, seat_names[seat], player))
     c.executemany(f"INSERT INTO seats (game_id, seat, token_hash, name, player) VALUES ({', '.join([_P] * 5)})", seat_rows)
     c.execute("UPDATE games SET shared = 1")
+    _migrate_deal_commitments(c)
 
 
 def _migrate_add_identities(c: sqlite3.Connection) -> None:
@@ -533,3 +539,15 @@ def _migrate_add_identities(c: sqlite3.Connection) -> None:
     c.execute("ALTER TABLE seats ADD COLUMN player_hash TEXT")
     c.execute("ALTER TABLE games ADD COLUMN shared INTEGER NOT NULL DEFAULT 0")
     c.execute("UPDATE games SET shared = 1")
+    _migrate_deal_commitments(c)
+
+
+def _migrate_deal_commitments(c: sqlite3.Connection) -> None:
+    """Hands dealt before version 2 get the commitment they were published with (scheme 1)."""
+    c.execute("ALTER TABLE hands ADD COLUMN commitment TEXT NOT NULL DEFAULT ''")
+    c.execute("ALTER TABLE hands ADD COLUMN scheme INTEGER NOT NULL DEFAULT 1")
+    rows = c.execute("SELECT game_id, hand_no, deck, nonce FROM hands").fetchall()
+    c.executemany(
+        f"UPDATE hands SET commitment = {_P} WHERE game_id = {_P} AND hand_no = {_P}",
+        [(commitment(g, n + 1, nonce, json.loads(deck), scheme=1), g, n) for g, n, deck, nonce in rows],
+    )
