@@ -213,6 +213,7 @@ SPECS: dict[tuple[str, str], Spec] = {
     ("POST", "/api/games/{game_id}/next"): Spec(body=GAME_BODY),
     ("POST", "/api/games/{game_id}/name"): Spec(body=("name",)),
     ("GET", "/api/games/{game_id}/hint"): Spec(),
+    ("POST", "/api/games/{game_id}/share"): Spec(body=("shared",)),
     ("GET", "/api/history"): Spec(),
     ("GET", "/api/stats"): Spec(),
     ("GET", "/api/games/{game_id}/replay"): Spec(),

@@ -7,13 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
+from starlette.testclient import WebSocketTestSession
 
-pytest.importorskip("fastapi")
-from fastapi.testclient import TestClient  # noqa: E402
-from starlette.testclient import WebSocketTestSession  # noqa: E402
-
-from ginrummy.web import autoplay  # noqa: E402
-from ginrummy.web.app import create_app  # noqa: E402
+from ginrummy.web import autoplay
+from ginrummy.web.app import create_app
 
 
 @pytest.fixture

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "deadwood": ("ginrummy.commands.deadwood", "best melds and deadwood of some cards"),
     "score": ("ginrummy.scorekeeper", "score a game played with real cards from a JSON file"),
     "replay": ("ginrummy.record", "check a game record against the rules and print each hand's outcome"),
+    "verify": ("ginrummy.fairness", "check that each deal of a web game's record was fixed before its hand began"),
     "arena": ("ginrummy.arena", "play computer players against each other and report win rates"),
     "engine": ("ginrummy.protocol", "speak the line-based JSON engine protocol on stdin/stdout"),
     "rules": ("ginrummy.commands.rules_sheet", "print the rules of a preset with overrides"),

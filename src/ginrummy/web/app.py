@@ -29,8 +29,9 @@ from ..errors import GinRummyError, shown
 from ..rules import PRESETS, Rules
 from . import history, inputs, scorekeeper_routes, sheets
 from .computer import STRENGTHS, ComputerRunner, Mode
-from .errors import WebError, describe
+from .errors import WebError, describe, private
 from .games import Connection, GameService, Room, close_rooms
+from .identity import IdentityMiddleware, me, player_of
 from .storage import HUMAN, Store
 
 STATIC = Path(__file__).parent / "static"
@@ -91,6 +92,7 @@ def create_app(
     app.state.store = store
     app.state.games = service
     app.add_middleware(inputs.BodyLimit)  # 413 over MAX_BODY bytes, 414 over MAX_URL
+    app.add_middleware(IdentityMiddleware)
 
     @app.exception_handler(GinRummyError)
     @app.exception_handler(WebError)
@@ -147,7 +149,20 @@ def _api(service: GameService, store: Store) -> APIRouter:
 
     async def seat_room(game_id: str, request: Request) -> tuple[Room, int]:
         room = await service.room(game_id)
-        return room, service.seat_of(room, _token(request))
+        seat = service.seat_of(room, _token(request))
+        service.claim(room, seat, me(request))
+        return room, seat
+
+    async def visible_room(game_id: str, request: Request) -> Room:
+        """A game this caller may look at: they play it (identity or seat token) or it is shared."""
+        room = await service.room(game_id)
+        if service.visible(room, me(request)):
+            return room
+        token = _token(request)
+        if token:
+            service.seat_of(room, token)
+            return room
+        raise private()
 
     @r.get("/options")
     async def options() -> dict[str, Any]:
@@ -173,7 +188,7 @@ def _api(service: GameService, store: Store) -> APIRouter:
         if names is not None and not (isinstance(names, list) and len(names) <= 2):
             raise WebError(400, "malformed", "names must be a list of at most two names")
         clean = [inputs.clean_name(n, f"name {i + 1}", empty_ok=True) if n is not None else "" for i, n in enumerate(names or [])]
-        game_id, tokens = service.create(opponent=opponent, rules=rules, names=clean)
+        game_id, tokens = service.create(opponent=opponent, rules=rules, names=clean, player=me(request))
         room = await service.room(game_id)
         service.kick_computer(room)
         out: dict[str, Any] = {"id": game_id, "seat": 0, "token": tokens[0], "url": f"/table/{game_id}#t={tokens[0]}"}
@@ -183,10 +198,22 @@ def _api(service: GameService, store: Store) -> APIRouter:
         return out
 
     @r.get("/games/{game_id}")
-    async def public(game_id: str) -> dict[str, Any]:
-        """Public facts only (names, score sheet): what a spectator or the history page may see."""
+    async def public(game_id: str, request: Request) -> dict[str, Any]:
+        """Public facts only (names, score sheet): for its players, and everyone once shared."""
+        return service.public(await visible_room(game_id, request))
+
+    @r.post("/games/{game_id}/share")
+    async def share(game_id: str, request: Request) -> dict[str, Any]:
+        """A player opens the game to everyone (``{"shared": true}``) or closes it again."""
         room = await service.room(game_id)
-        return service.public(room)
+        if room.row.seat_of_player(me(request)) is None:
+            service.seat_of(room, _token(request))  # or the seat's token
+        data = await inputs.read_object(request)
+        shared = data.get("shared")
+        if not isinstance(shared, bool):
+            raise WebError(400, "malformed", "shared must be true or false")
+        service.share(room, shared)
+        return {"id": game_id, "shared": shared}
 
     @r.get("/games/{game_id}/state")
     async def state(game_id: str, request: Request) -> dict[str, Any]:
@@ -226,26 +253,31 @@ def _api(service: GameService, store: Store) -> APIRouter:
         return {"hints": await service.hint(room, seat)}
 
     @r.get("/history")
-    async def history_list() -> dict[str, Any]:
-        return {"games": [history.game_summary(g, h) for g, h in store.finished_hands()]}
+    async def history_list(request: Request) -> dict[str, Any]:
+        """The caller's finished games."""
+        mine = store.finished_hands(player=me(request))
+        return {"games": [history.game_summary(g, h) for g, h in mine]}
 
     @r.get("/games")
-    async def games_list(status: str | None = None) -> dict[str, Any]:
+    async def games_list(request: Request, status: str | None = None) -> dict[str, Any]:
+        """The caller's games, ``status`` ``playing`` or ``finished`` (both when left out)."""
         if status is not None:
             inputs.choose(status, ("playing", "finished"), "status")
-        return {"games": [history.game_summary(g, []) for g in store.list_games(status)]}
+        mine = store.list_games(status, player=me(request))
+        return {"games": [history.game_summary(g, []) for g in mine]}
 
     @r.get("/stats")
-    async def stats() -> dict[str, Any]:
-        return history.statistics(store)
+    async def stats(request: Request) -> dict[str, Any]:
+        """The caller's statistics over their finished games, and their opponents'."""
+        return history.statistics(store, me(request))
 
     @r.get("/games/{game_id}/replay")
-    async def replay(game_id: str) -> dict[str, Any]:
-        return history.replay(store, game_id)
+    async def replay(game_id: str, request: Request) -> dict[str, Any]:
+        return history.replay(store, game_id, me(request))
 
     @r.get("/games/{game_id}/record")
-    async def record(game_id: str) -> Response:
-        data = history.record(store, game_id)
+    async def record(game_id: str, request: Request) -> Response:
+        data = history.record(store, game_id, me(request))
         return Response(
             json.dumps(data, indent=1),
             media_type="application/json",
@@ -273,6 +305,8 @@ async def seat_socket(service: GameService, websocket: WebSocket, game_id: str) 
             raise WebError(400, "malformed", "the first message must be {'type': 'hello', 'token': ...}")
         room = await service.room(game_id)
         seat = service.seat_of(room, hello.get("token"))
+        if (who := player_of(websocket)) is not None:
+            service.claim(room, seat, who)
     except (TimeoutError, WebError, GinRummyError, ValueError) as e:
         _, body = describe(e)
         status = e.status if isinstance(e, WebError) else 400

@@ -36,6 +36,11 @@ def forbidden(message: str = "this request needs the seat's secret token") -> We
 MAX_MESSAGE = 400
 
 
+def private() -> WebError:
+    """A game that only its players see (identities: :mod:`~ginrummy.web.identity`)."""
+    return WebError(403, "private", "this game is private: only its players see it, until one of them shares it")
+
+
 def describe(exc: BaseException) -> tuple[int, dict[str, Any]]:
     """``(HTTP status, JSON body)`` for any error a request may raise; the body goes to WebSockets too."""
     status, body = _describe(exc)

@@ -42,7 +42,7 @@ from ..table import Seat, Table
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
 from .inputs import check_action_text, check_game_id, check_seq, choose, clean_name
-from .storage import HUMAN, GameRow, SeatRow, Store, deck_commitment, hash_token
+from .storage import HUMAN, GameRow, SeatRow, Store, hash_token
 
 log = logging.getLogger("ginrummy.web")
 
@@ -109,11 +109,13 @@ class GameService:
     # ------------------------------------------------------------------ creating
 
     def create(
-        self, *, opponent: str, rules: Rules, names: list[str] | None = None
+        self, *, opponent: str, rules: Rules, names: list[str] | None = None, player: str | None = None
     ) -> tuple[str, list[str]]:
         """A new game with its first hand dealt; returns (game id, the two seat tokens).
 
         ``names`` are the seats' names in order; an empty or missing one takes the default.
+
+        ``player`` (an identity hash, :mod:`~ginrummy.web.identity`) plays seat 0: the creator.
         """
         choose(opponent, [*STRENGTHS, HUMAN], "opponent")
         game_id = uuid.uuid4().hex[:12]
@@ -130,7 +132,13 @@ class GameService:
             seed=seed,
             first_dealer=match.first_dealer,
             seats=[
-                SeatRow(s, hash_token(tokens[s]), seat_names[s], opponent if s == computer_seat else HUMAN)
+                SeatRow(
+                    s,
+                    hash_token(tokens[s]),
+                    seat_names[s],
+                    opponent if s == computer_seat else HUMAN,
+                    player if s == 0 else None,
+                )
                 for s in range(2)
             ],
         )
@@ -147,9 +155,9 @@ class GameService:
         secrets.SystemRandom().shuffle(deck)
         nonce = secrets.token_hex(16)
         hand_no = len(room.match.hands)
-        self.store.add_hand(room.row.id, hand_no, room.match.next_dealer, deck, nonce)
+        digest = self.store.add_hand(room.row.id, hand_no, room.match.next_dealer, deck, nonce)
         room.match.start_hand(deck)
-        room.commitments.append(deck_commitment(room.row.id, hand_no, deck, nonce))
+        room.commitments.append(digest)
         room.ready = [room.is_computer(0), room.is_computer(1)]
         room.last = None  # the last action named a card of the previous deal
 
@@ -179,7 +187,7 @@ class GameService:
         if stored is None:
             raise not_found(f"no game {shown(game_id)}")
         room = Room(stored.row, stored.match)
-        room.commitments = [deck_commitment(game_id, h.hand_no, h.deck, h.nonce) for h in stored.hands]
+        room.commitments = [h.commitment for h in stored.hands]
         room.actions = len(stored.actions)
         room.ready = [room.is_computer(0), room.is_computer(1)]
         return room
@@ -195,6 +203,27 @@ class GameService:
             if secrets.compare_digest(h, room.row.token_hashes[seat]):
                 return seat
         raise forbidden("that token belongs to no seat of this game")
+
+    def claim(self, room: Room, seat: int, player: str) -> None:
+        """The identity that acts for a person's seat plays it from now on (once: the first one keeps it)."""
+        if room.is_computer(seat) or room.row.seats[seat].player_hash is not None:
+            return
+        if self.store.claim_seat(room.row.id, seat, player):
+            self._reload_row(room)
+
+    def share(self, room: Room, shared: bool) -> None:
+        """Open a game to everyone (replay, record, public facts), or close it again."""
+        self.store.set_shared(room.row.id, shared)
+        self._reload_row(room)
+
+    def visible(self, room: Room, player: str) -> bool:
+        """Whether this identity may see the game's public facts: a player of it, or anyone once shared."""
+        return room.row.shared or room.row.seat_of_player(player) is not None
+
+    def _reload_row(self, room: Room) -> None:
+        row = self.store.get_game(room.row.id)
+        assert row is not None
+        room.row = row
 
     # ------------------------------------------------------------------ playing
 
@@ -284,9 +313,7 @@ class GameService:
         self.store.end_hand(room.row.id, hand_no, result.to_json(), dw)
         if room.match.is_over:
             self.store.finish_game(room.row.id, room.match.final().to_json())
-            row = self.store.get_game(room.row.id)
-            assert row is not None
-            room.row = row
+            self._reload_row(room)
         room.ready = [room.is_computer(0), room.is_computer(1)]
 
     async def set_name(self, room: Room, seat: int, name: Any) -> None:
@@ -296,9 +323,7 @@ class GameService:
             raise forbidden("the computer's name cannot be changed")
         async with room.lock:
             self.store.set_name(room.row.id, seat, clean)
-            row = self.store.get_game(room.row.id)
-            assert row is not None
-            room.row = row
+            self._reload_row(room)
             room.table.seats[seat].name = clean
         self.broadcast(room)
 

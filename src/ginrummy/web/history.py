@@ -16,9 +16,9 @@ from ..events import Step
 from ..hand import Hand
 from ..match import Match
 from ..record import ReplayObserver, match_to_record
-from .errors import WebError, not_found
+from .errors import WebError, not_found, private
 from .inputs import check_game_id
-from .storage import GameRow, HandRow, Store, StoredMatch, deck_commitment
+from .storage import GameRow, HandRow, Store, StoredMatch
 
 
 def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:
@@ -39,19 +39,30 @@ def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:
     }
 
 
-def statistics(store: Store) -> dict[str, Any]:
-    """Per player name: games and hands won, knocks, gins, undercuts, average deadwood, results by game."""
+def _player_key(g: GameRow, seat: int) -> str:
+    """Who sat there, for statistics: a computer by its strength, a person by identity (by name
+    only for a seat no browser has claimed)."""
+    s = g.seats[seat]
+    if s.computer:
+        return "computer:" + s.player
+    return "player:" + s.player_hash if s.player_hash is not None else "name:" + s.name
+
+
+def statistics(store: Store, player: str) -> dict[str, Any]:
+    """The finished games of one identity: for it and each opponent, games and hands won, knocks,
+    gins, undercuts, average deadwood; results by game. Players are told apart by identity, not name."""
     players: dict[str, dict[str, Any]] = {}
     games_out = []
-    for g, hands in store.finished_hands():
+    for g, hands in store.finished_hands(player=player):  # newest first: a player shows their latest name
         games_out.append(game_summary(g, hands))
         final = g.final or {}
         for seat in (0, 1):
             name = g.names[seat]
             p = players.setdefault(
-                name,
+                _player_key(g, seat),
                 {
                     "name": name,
+                    "you": g.seats[seat].player_hash == player,
                     "computer": g.computer_seat == seat,
                     "games": 0,
                     "games_won": 0,
@@ -102,13 +113,17 @@ def statistics(store: Store) -> dict[str, Any]:
                     p["undercuts"] += 1
     for p in players.values():
         p["average_deadwood"] = round(p["deadwood_total"] / p["hands"], 1) if p["hands"] else None
-    return {"players": sorted(players.values(), key=lambda p: (p["computer"], -p["games"])), "games": games_out}
+    order = sorted(players.values(), key=lambda p: (not p["you"], p["computer"], -p["games"]))
+    return {"players": order, "games": games_out}
 
 
-def _finished(store: Store, game_id: str) -> GameRow:
+def _finished(store: Store, game_id: str, player: str) -> GameRow:
+    """A finished game this identity may see (it played it, or a player shared it)."""
     g = store.get_game(check_game_id(game_id))
     if g is None:
         raise not_found(f"no game {shown(game_id)}")
+    if not g.shared and g.seat_of_player(player) is None:
+        raise private()
     if g.status != "finished":
         raise WebError(403, "in_progress", "the game is still being played: its cards are secret until it is over")
     return g
@@ -138,15 +153,17 @@ def _frame(hand: Hand, seat: int | None, text: str) -> dict[str, Any]:
     }
 
 
-def _load_finished(store: Store, game_id: str, observe: ReplayObserver | None = None) -> StoredMatch:
-    _finished(store, game_id)  # refuse an unfinished game before replaying anything
+def _load_finished(
+    store: Store, game_id: str, player: str, observe: ReplayObserver | None = None
+) -> StoredMatch:
+    _finished(store, game_id, player)  # refuse an unfinished or private game before replaying anything
     stored = store.load_match(game_id, observe=observe)
     if stored is None:
         raise not_found(f"no game {shown(game_id)}")
     return stored
 
 
-def replay(store: Store, game_id: str) -> dict[str, Any]:
+def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
     """Every step of a finished game with both hands face up, rebuilt by the engine from the log."""
     frames: list[list[dict[str, Any]]] = []
     scores_after: list[tuple[int, int]] = []
@@ -164,7 +181,7 @@ def replay(store: Store, game_id: str) -> dict[str, Any]:
         if hand.is_over:
             scores_after.append(match.scores)
 
-    stored = _load_finished(store, game_id, observe)
+    stored = _load_finished(store, game_id, player, observe)
     g, match = stored.row, stored.match
     names = (g.names[0], g.names[1])
     hands_out = []
@@ -175,7 +192,8 @@ def replay(store: Store, game_id: str) -> dict[str, Any]:
                 "dealer": h.dealer,
                 "deck": [card_str(c) for c in h.deck],
                 "nonce": h.nonce,
-                "commitment": deck_commitment(game_id, h.hand_no, h.deck, h.nonce),
+                "commitment": h.commitment,
+                "scheme": h.scheme,
                 "scores_after": list(scores),
                 "explain": hand.result.explain(names) if hand.result is not None else None,
                 "frames": hand_frames,
@@ -191,6 +209,12 @@ def replay(store: Store, game_id: str) -> dict[str, Any]:
     }
 
 
-def record(store: Store, game_id: str) -> dict[str, Any]:
-    """The engine's JSON record (:mod:`ginrummy.record`) of a finished game."""
-    return match_to_record(_load_finished(store, game_id).match)
+def record(store: Store, game_id: str, player: str) -> dict[str, Any]:
+    """The engine's JSON record (:mod:`ginrummy.record`) of a finished game, with the game's id and
+    each hand's deal commitment, so ``ginrummy verify`` can check the deals offline."""
+    stored = _load_finished(store, game_id, player)
+    out = match_to_record(stored.match)
+    out["game_id"] = game_id
+    for hd, h in zip(out["hands"], stored.hands, strict=True):
+        hd["commitment"] = {"scheme": h.scheme, "nonce": h.nonce, "sha256": h.commitment}
+    return out

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cards import card_str
+from ..fairness import SCHEME, commitment
 from ..match import Match
 from ..record import FORMAT, ReplayObserver, match_from_record
 
@@ -45,8 +46,12 @@ HUMAN = "human"
 
 #: The schema this code writes. 0: files made before versions were kept, with the two seats as
 #: columns of ``games`` (``token0``/``token1``, ``names``, ``opponent``, ``computer_seat``);
-#: 1: seats as rows of ``seats``.
-SCHEMA_VERSION = 1
+#: 1: seats as rows of ``seats``; 2: each seat's player identity (``player_hash``, see
+#: :mod:`~ginrummy.web.identity`), a game's ``shared`` flag, and each hand's deal commitment as
+#: published at the deal (:mod:`ginrummy.fairness`). Games stored before version 2 have no
+#: identities and were open to everyone, so the migration marks them shared; their hands keep the
+#: commitment of the scheme they were dealt under (1).
+SCHEMA_VERSION = 2
 
 _GAMES = """CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
@@ -56,7 +61,8 @@ _GAMES = """CREATE TABLE IF NOT EXISTS games (
         created REAL NOT NULL,
         finished REAL,
         status TEXT NOT NULL,
-        final TEXT
+        final TEXT,
+        shared INTEGER NOT NULL DEFAULT 0
     )"""
 
 _SCHEMA = [
@@ -67,6 +73,7 @@ _SCHEMA = [
         token_hash TEXT NOT NULL,
         name TEXT NOT NULL,
         player TEXT NOT NULL,
+        player_hash TEXT,
         PRIMARY KEY (game_id, seat)
     )""",
     """CREATE TABLE IF NOT EXISTS hands (
@@ -77,6 +84,8 @@ _SCHEMA = [
         nonce TEXT NOT NULL,
         result TEXT,
         deadwood TEXT,
+        commitment TEXT NOT NULL DEFAULT '',
+        scheme INTEGER NOT NULL DEFAULT 1,
         PRIMARY KEY (game_id, hand_no)
     )""",
     """CREATE TABLE IF NOT EXISTS actions (
@@ -89,9 +98,12 @@ _SCHEMA = [
         PRIMARY KEY (game_id, seq)
     )""",
     "CREATE INDEX IF NOT EXISTS games_status ON games (status, finished)",
+    "CREATE INDEX IF NOT EXISTS seats_player ON seats (player_hash)",
 ]
 
-_GAME_COLUMNS = "id, rules, seed, first_dealer, created, finished, status, final"
+_GAME_COLUMNS = "id, rules, seed, first_dealer, created, finished, status, final, shared"
+#: The columns of games as version 1 had them (the migrations copy these).
+_GAME_COLUMNS_V1 = "id, rules, seed, first_dealer, created, finished, status, final"
 
 
 class StoreError(Exception):
@@ -104,16 +116,6 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def deck_commitment(game_id: str, hand_no: int, deck: list[int], nonce: str) -> str:
-    """A hash published when a hand is dealt and checkable once the game is over.
-
-    Players suspect rigged shuffles; with the deck and the nonce revealed in the record, anyone can
-    recompute this and see the deck was fixed before the first card was played.
-    """
-    text = f"{game_id}:{hand_no}:{nonce}:{','.join(map(str, deck))}"
-    return hashlib.sha256(text.encode()).hexdigest()
-
-
 @dataclass(frozen=True, slots=True)
 class SeatRow:
     """One seat of a game: its token (only as a hash), its name, and who plays it."""
@@ -123,6 +125,8 @@ class SeatRow:
     name: str
     #: :data:`HUMAN`, or the computer's strength (a name of :data:`~ginrummy.web.computer.STRENGTHS`).
     player: str
+    #: The hash of the identity of the browser that plays this seat (None until one has).
+    player_hash: str | None = None
 
     @property
     def computer(self) -> bool:
@@ -142,6 +146,12 @@ class GameRow:
     finished: float | None
     status: str
     final: dict[str, Any] | None
+    #: Open to everyone (replay, record, public facts) because a player shared it.
+    shared: bool = False
+
+    def seat_of_player(self, player_hash: str) -> int | None:
+        """The first seat this identity plays in this game, if any."""
+        return next((s.seat for s in self.seats if s.player_hash == player_hash), None)
 
     @property
     def names(self) -> list[str]:
@@ -172,6 +182,9 @@ class HandRow:
     nonce: str
     result: dict[str, Any] | None
     deadwood: list[int] | None
+    #: The SHA-256 published when the hand was dealt, and the scheme of :mod:`ginrummy.fairness` it uses.
+    commitment: str
+    scheme: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -230,6 +243,8 @@ class Store:
                     )
                 if version == 0 and "token0" in _columns(c, "games"):
                     _migrate_seat_columns_to_rows(c)
+                elif version == 1:
+                    _migrate_add_identities(c)
                 for stmt in _SCHEMA:
                     c.execute(stmt)
                 c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -287,8 +302,8 @@ class Store:
                 (game_id, json.dumps(rules), str(seed), first_dealer, time.time(), "playing"),
             )
             c.executemany(
-                f"INSERT INTO seats (game_id, seat, token_hash, name, player) VALUES ({', '.join([_P] * 5)})",
-                [(game_id, s.seat, s.token_hash, s.name, s.player) for s in seats],
+                f"INSERT INTO seats (game_id, seat, token_hash, name, player, player_hash) VALUES ({', '.join([_P] * 6)})",
+                [(game_id, s.seat, s.token_hash, s.name, s.player, s.player_hash) for s in seats],
             )
 
     def get_game(self, game_id: str) -> GameRow | None:
@@ -296,12 +311,18 @@ class Store:
             row = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = {_P}", (game_id,)).fetchone()
             return None if row is None else _with_seats(c, [row])[0]
 
-    def list_games(self, status: str | None = None, limit: int = 200) -> list[GameRow]:
+    def list_games(self, status: str | None = None, limit: int = 200, *, player: str | None = None) -> list[GameRow]:
+        """Games newest first; ``player`` (an identity hash) keeps only the games it plays a seat of."""
         sql = f"SELECT {_GAME_COLUMNS} FROM games"
-        params: tuple[Any, ...] = ()
+        where, params = [], []
         if status is not None:
-            sql += f" WHERE status = {_P}"
-            params = (status,)
+            where.append(f"status = {_P}")
+            params.append(status)
+        if player is not None:
+            where.append(f"id IN (SELECT game_id FROM seats WHERE player_hash = {_P})")
+            params.append(player)
+        if where:
+            sql += " WHERE " + " AND ".join(where)
         sql += f" ORDER BY created DESC LIMIT {_P}"
         with self.connection() as c:
             rows = c.execute(sql, (*params, limit)).fetchall()
@@ -321,14 +342,33 @@ class Store:
                 f"UPDATE seats SET name = {_P} WHERE game_id = {_P} AND seat = {_P}", (name, game_id, seat)
             )
 
+    def claim_seat(self, game_id: str, seat: int, player_hash: str) -> bool:
+        """Record the identity playing a seat, once: a seat already claimed keeps its player.
+
+        Returns whether this call claimed it."""
+        with self.connection() as c:
+            cur = c.execute(
+                f"UPDATE seats SET player_hash = {_P} WHERE game_id = {_P} AND seat = {_P} AND player_hash IS NULL",
+                (player_hash, game_id, seat),
+            )
+            return bool(cur.rowcount)
+
+    def set_shared(self, game_id: str, shared: bool) -> None:
+        with self.connection() as c:
+            c.execute(f"UPDATE games SET shared = {_P} WHERE id = {_P}", (int(shared), game_id))
+
     # -- hands and actions -----------------------------------------------------------------
 
-    def add_hand(self, game_id: str, hand_no: int, dealer: int, deck: list[int], nonce: str) -> None:
+    def add_hand(self, game_id: str, hand_no: int, dealer: int, deck: list[int], nonce: str) -> str:
+        """Store a dealt hand before anyone sees it; returns its commitment (to publish)."""
+        digest = commitment(game_id, hand_no + 1, nonce, deck)
         with self.connection() as c:
             c.execute(
-                f"INSERT INTO hands (game_id, hand_no, dealer, deck, nonce) VALUES ({_P}, {_P}, {_P}, {_P}, {_P})",
-                (game_id, hand_no, dealer, json.dumps(deck), nonce),
+                "INSERT INTO hands (game_id, hand_no, dealer, deck, nonce, commitment, scheme) "
+                f"VALUES ({', '.join([_P] * 7)})",
+                (game_id, hand_no, dealer, json.dumps(deck), nonce, digest, SCHEME),
             )
+        return digest
 
     def end_hand(self, game_id: str, hand_no: int, result: dict[str, Any], deadwood: list[int]) -> None:
         """Keep each hand's result and final deadwood so statistics need no replay."""
@@ -341,14 +381,9 @@ class Store:
     def hands(self, game_id: str) -> list[HandRow]:
         with self.connection() as c:
             rows = c.execute(
-                f"SELECT hand_no, dealer, deck, nonce, result, deadwood FROM hands WHERE game_id = {_P} "
-                "ORDER BY hand_no",
-                (game_id,),
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE game_id = {_P} ORDER BY hand_no", (game_id,)
             ).fetchall()
-        return [
-            HandRow(r[0], r[1], json.loads(r[2]), r[3], _loads(r[4]), _loads(r[5]))
-            for r in rows
-        ]
+        return [_hand(r) for r in rows]
 
     def append_action(self, game_id: str, seq: int, hand_no: int, seat: int, action: str) -> None:
         """Append one action. The primary key (game, seq) refuses a second writer of the same step."""
@@ -411,26 +446,36 @@ class Store:
                     )
         return StoredMatch(row, match, hands, actions)
 
-    def finished_hands(self, limit_games: int = 1000) -> list[tuple[GameRow, list[HandRow]]]:
-        """Finished games with their hands, newest first, for history and statistics."""
-        games = self.list_games("finished", limit_games)
+    def finished_hands(
+        self, limit_games: int = 1000, *, player: str | None = None
+    ) -> list[tuple[GameRow, list[HandRow]]]:
+        """Finished games with their hands, newest first, for history and statistics (``player``: its own)."""
+        games = self.list_games("finished", limit_games, player=player)
         if not games:
             return []
         ids = [g.id for g in games]
         with self.connection() as c:
             rows = c.execute(
-                "SELECT game_id, hand_no, dealer, deck, nonce, result, deadwood FROM hands WHERE game_id IN "
+                f"SELECT game_id, {_HAND_COLUMNS} FROM hands WHERE game_id IN "
                 f"({', '.join([_P] * len(ids))}) ORDER BY game_id, hand_no",
                 ids,
             ).fetchall()
         by_game: dict[str, list[HandRow]] = {i: [] for i in ids}
         for r in rows:
-            by_game[r[0]].append(HandRow(r[1], r[2], json.loads(r[3]), r[4], _loads(r[5]), _loads(r[6])))
+            by_game[r[0]].append(_hand(r[1:]))
         return [(g, by_game[g.id]) for g in games]
 
 
 def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
+
+
+_HAND_COLUMNS = "hand_no, dealer, deck, nonce, result, deadwood, commitment, scheme"
+
+
+def _hand(r: Sequence[Any]) -> HandRow:
+    """A hands row (in :data:`_HAND_COLUMNS` order)."""
+    return HandRow(r[0], r[1], json.loads(r[2]), r[3], _loads(r[4]), _loads(r[5]), r[6], r[7])
 
 
 def _with_seats(c: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
@@ -439,12 +484,12 @@ def _with_seats(c: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> list[
         return []
     ids = [r[0] for r in rows]
     seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
-    for game_id, seat, token_hash, name, player in c.execute(
-        f"SELECT game_id, seat, token_hash, name, player FROM seats WHERE game_id IN ({', '.join([_P] * len(ids))}) "
-        "ORDER BY game_id, seat",
+    for game_id, seat, token_hash, name, player, player_hash in c.execute(
+        "SELECT game_id, seat, token_hash, name, player, player_hash FROM seats WHERE game_id IN "
+        f"({', '.join([_P] * len(ids))}) ORDER BY game_id, seat",
         ids,
     ):
-        seats[game_id].append(SeatRow(seat, token_hash, name, player))
+        seats[game_id].append(SeatRow(seat, token_hash, name, player, player_hash))
     return [
         GameRow(
             id=r[0],
@@ -456,6 +501,7 @@ def _with_seats(c: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> list[
             finished=r[5],
             status=r[6],
             final=_loads(r[7]),
+            shared=bool(r[8]),
         )
         for r in rows
     ]
@@ -466,14 +512,15 @@ def _columns(c: sqlite3.Connection, table: str) -> list[str]:
 
 
 def _migrate_seat_columns_to_rows(c: sqlite3.Connection) -> None:
-    """Schema 0 -> 1: each game's ``token0``/``token1``, ``names``, ``opponent`` and
+    """Schema 0 -> 2: each game's ``token0``/``token1``, ``names``, ``opponent`` and
     ``computer_seat`` become two rows of ``seats``; ``games`` is rebuilt without those columns
-    (SQLite cannot drop them in place on every version). Runs inside the caller's transaction."""
+    (SQLite cannot drop them in place on every version) and every game is shared, as it was open to
+    everyone then. Runs inside the caller's transaction."""
     old = c.execute("SELECT id, names, opponent, computer_seat, token0, token1 FROM games").fetchall()
-    c.execute(_GAMES.replace("games", "games_v1", 1))
-    c.execute(f"INSERT INTO games_v1 ({_GAME_COLUMNS}) SELECT {_GAME_COLUMNS} FROM games")
+    c.execute(_GAMES.replace("games", "games_new", 1))
+    c.execute(f"INSERT INTO games_new ({_GAME_COLUMNS_V1}) SELECT {_GAME_COLUMNS_V1} FROM games")
     c.execute("DROP TABLE games")  # its index goes with it; the schema creates it again
-    c.execute("ALTER TABLE games_v1 RENAME TO games")
+    c.execute("ALTER TABLE games_new RENAME TO games")
     c.execute(_SCHEMA[1])
     seat_rows = []
     for game_id, names, opponent, computer_seat, token0, token1 in old:
@@ -482,3 +529,25 @@ def _migrate_seat_columns_to_rows(c: sqlite3.Connection) -> None:
             player = opponent if computer_seat == seat else HUMAN
             seat_rows.append((game_id, seat, token_hash, seat_names[seat], player))
     c.executemany(f"INSERT INTO seats (game_id, seat, token_hash, name, player) VALUES ({', '.join([_P] * 5)})", seat_rows)
+    c.execute("UPDATE games SET shared = 1")
+    _migrate_deal_commitments(c)
+
+
+def _migrate_add_identities(c: sqlite3.Connection) -> None:
+    """Schema 1 -> 2: seats gain ``player_hash``, games ``shared``. Games of version 1 were open to
+    everyone who had their address, so they stay open (shared). Runs inside the caller's transaction."""
+    c.execute("ALTER TABLE seats ADD COLUMN player_hash TEXT")
+    c.execute("ALTER TABLE games ADD COLUMN shared INTEGER NOT NULL DEFAULT 0")
+    c.execute("UPDATE games SET shared = 1")
+    _migrate_deal_commitments(c)
+
+
+def _migrate_deal_commitments(c: sqlite3.Connection) -> None:
+    """Hands dealt before version 2 get the commitment they were published with (scheme 1)."""
+    c.execute("ALTER TABLE hands ADD COLUMN commitment TEXT NOT NULL DEFAULT ''")
+    c.execute("ALTER TABLE hands ADD COLUMN scheme INTEGER NOT NULL DEFAULT 1")
+    rows = c.execute("SELECT game_id, hand_no, deck, nonce FROM hands").fetchall()
+    c.executemany(
+        f"UPDATE hands SET commitment = {_P} WHERE game_id = {_P} AND hand_no = {_P}",
+        [(commitment(g, n + 1, nonce, json.loads(deck), scheme=1), g, n) for g, n, deck, nonce in rows],
+    )
