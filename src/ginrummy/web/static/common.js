@@ -161,8 +161,6 @@ const GR = (() => {
     return div;
   }
 
-  const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-
   async function api(path, opts) {
     const res = await fetch(path, opts);
     let body = null;
@@ -171,5 +169,5 @@ const GR = (() => {
     return body;
   }
 
-  return { el, svg, fill, header, cardEl, cardSVG, label, name, value, sortKey, esc, api, prefs, RANKS, SUITS, SUIT_SYMBOL };
+  return { el, svg, fill, header, cardEl, cardSVG, label, name, value, sortKey, api, prefs, RANKS, SUITS, SUIT_SYMBOL };
 })();
