@@ -7,6 +7,7 @@ Not a ``conftest.py``: with no ``__init__`` files a second module of that name w
 from __future__ import annotations
 
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -48,3 +49,17 @@ def launch(sync_api: Any) -> Iterator[Any]:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield b
         b.close()
+
+
+def wait_until(page: Any, expression: str, timeout: float = 30.0) -> None:
+    """Wait until a JavaScript expression is true in the page.
+
+    Not ``page.wait_for_function``: under the pages' Content-Security-Policy (no 'unsafe-eval')
+    Playwright cannot compile a string predicate in the page after its first try, while
+    ``page.evaluate`` (the DevTools protocol's own evaluation) is allowed.
+    """
+    end = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > end:
+            raise AssertionError(f"{expression!r} still false after {timeout} s")
+        page.wait_for_timeout(20)

@@ -30,6 +30,7 @@ from . import history, scorekeeper_routes, sheets
 from .computer import STRENGTHS, ComputerRunner, Mode
 from .errors import WebError, describe
 from .games import Connection, GameService, Room, close_rooms
+from .security import SecurityHeaders
 from .storage import HUMAN, Store
 
 STATIC = Path(__file__).parent / "static"
@@ -92,6 +93,7 @@ def create_app(
     app = FastAPI(title="Gin Rummy", lifespan=lifespan)
     app.state.store = store
     app.state.games = service
+    app.add_middleware(SecurityHeaders)  # CSP, nosniff, no referrer, no framing on every response
 
     @app.exception_handler(GinRummyError)
     @app.exception_handler(WebError)
