@@ -7,37 +7,18 @@ The server is ``ginrummy serve`` on a free loopback port with its own database f
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_chromium import MARKS, free_port, launch, wait_until
+from e2e_chromium import MARKS, free_port, launch, start_server, wait_until
 from playwright import sync_api
 
 SHOTS = Path(os.environ["GINRUMMY_SHOTS"]) if os.environ.get("GINRUMMY_SHOTS") else None
 
 pytestmark = MARKS
-
-
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
-    """``ginrummy serve`` on a loopback port, returned once it answers."""
-    cmd = [sys.executable, "-m", "ginrummy.cli", "serve", "--port", str(port), "--db", str(db)]
-    cmd += ["--computer-delay", "0.05", "--compute", "thread"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).read()
-            return proc
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError("server died: " + (proc.stderr.read().decode() if proc.stderr else "")) from None
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("server did not start")
 
 
 @pytest.fixture(scope="module")
