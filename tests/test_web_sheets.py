@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
 from ginrummy.web import sheets  # noqa: E402
+
+STATIC = Path(sheets.__file__).parent / "static"
 
 
 @pytest.fixture(scope="module")
@@ -25,6 +28,20 @@ def text_of(html: str) -> str:
     return " ".join(body.split())
 
 
+def assert_print_stylesheet(page: str) -> None:
+    """The page links the sheet stylesheet (no inline style: the CSP allows none) and it has print rules."""
+    assert '<link rel="stylesheet" href="/static/sheets.css">' in page and "<style" not in page
+    assert "@media print" in (STATIC / "sheets.css").read_text(encoding="utf-8")
+
+
+def test_the_command_line_sheet_still_inlines_its_stylesheet() -> None:
+    from ginrummy.commands.rules_sheet import render_html
+    from ginrummy.rules import Rules
+
+    page = render_html(Rules.preset("classic"))
+    assert "<style>" in page and "@media print" in page and "<link" not in page
+
+
 def test_classic_rule_sheet_has_the_classic_figures(client: TestClient) -> None:
     r = client.get("/rules")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
@@ -36,7 +53,7 @@ def test_classic_rule_sheet_has_the_classic_figures(client: TestClient) -> None:
     assert "20 for each hand won" in t
     assert "You knock with 8, Sam has 6: an undercut Sam 2 + 10 = 12" in t
     assert "the higher card deals" in t
-    assert "@media print" in r.text  # print stylesheet inlined
+    assert_print_stylesheet(r.text)
     for link in ('href="/"', 'href="/scorekeeper"', 'href="/history"', 'href="/rules"'):
         assert link in r.text
 
@@ -92,7 +109,7 @@ def test_score_sheet_columns_per_player(client: TestClient) -> None:
     assert r.text.count('<td class="box">') == 12 * 2
     assert "Boxes x 20" in t and "Game bonus" in t and "Final total" in t and "Margin" in t
     assert "gin: 20 + deadwood" in t and "(200 for a shutout)" in t
-    assert "@media print" in r.text
+    assert_print_stylesheet(r.text)
 
 
 def test_hollywood_score_sheet_has_three_games(client: TestClient) -> None:

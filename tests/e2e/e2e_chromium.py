@@ -1,4 +1,4 @@
-"""What both browser test modules share: Debian's Chromium, its flags, and a free port.
+"""What the browser test modules share: Debian's Chromium, its flags, a free port, the server, a wait.
 
 Not a ``conftest.py``: with no ``__init__`` files a second module of that name would shadow
 ``tests/conftest.py``, whose helpers tests import by name.
@@ -7,6 +7,10 @@ Not a ``conftest.py``: with no ``__init__`` files a second module of that name w
 from __future__ import annotations
 
 import socket
+import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -48,3 +52,34 @@ def launch(sync_api: Any) -> Iterator[Any]:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         yield b
         b.close()
+
+
+def wait_until(page: Any, expression: str, timeout: float = 30.0) -> None:
+    """Wait until a JavaScript expression is true in the page.
+
+    Not ``page.wait_for_function``: under the pages' Content-Security-Policy (no 'unsafe-eval')
+    Playwright cannot compile a string predicate in the page after its first try, while
+    ``page.evaluate`` (the DevTools protocol's own evaluation) is allowed.
+    """
+    end = time.monotonic() + timeout
+    while not page.evaluate(expression):
+        if time.monotonic() > end:
+            raise AssertionError(f"{expression!r} still false after {timeout} s")
+        page.wait_for_timeout(20)
+
+
+def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
+    """``ginrummy serve`` on a loopback port, returned once it answers."""
+    cmd = [sys.executable, "-m", "ginrummy.cli", "serve", "--port", str(port), "--db", str(db)]
+    cmd += ["--computer-delay", "0.05", "--compute", "thread"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    for _ in range(300):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).read()
+            return proc
+        except OSError:
+            if proc.poll() is not None:
+                raise RuntimeError("server died: " + (proc.stderr.read().decode() if proc.stderr else "")) from None
+            time.sleep(0.05)
+    proc.kill()
+    raise RuntimeError("server did not start")

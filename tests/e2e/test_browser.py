@@ -7,37 +7,18 @@ The server is ``ginrummy serve`` on a free loopback port with its own database f
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_chromium import MARKS, free_port, launch
+from e2e_chromium import MARKS, free_port, launch, start_server, wait_until
 from playwright import sync_api
 
 SHOTS = Path(os.environ["GINRUMMY_SHOTS"]) if os.environ.get("GINRUMMY_SHOTS") else None
 
 pytestmark = MARKS
-
-
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
-    """``ginrummy serve`` on a loopback port, returned once it answers."""
-    cmd = [sys.executable, "-m", "ginrummy.cli", "serve", "--port", str(port), "--db", str(db)]
-    cmd += ["--computer-delay", "0.05", "--compute", "thread"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    for _ in range(300):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=1).read()
-            return proc
-        except OSError:
-            if proc.poll() is not None:
-                raise RuntimeError("server died: " + (proc.stderr.read().decode() if proc.stderr else "")) from None
-            time.sleep(0.05)
-    proc.kill()
-    raise RuntimeError("server did not start")
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +151,7 @@ def test_play_a_whole_hand_by_clicking(server: str, browser: object) -> None:
     assert "Hand" in page.inner_text("#sheet") and not errors
     # The next hand is dealt by clicking Next hand.
     page.click("#next")
-    page.wait_for_function("state && state.game.hand_no === 2")
+    wait_until(page, "state && state.game.hand_no === 2")
     assert len(hand_cards(page)) in (10, 11)
     page.close()
 
@@ -188,7 +169,7 @@ def test_reload_mid_hand_and_continue(server: str, browser: object) -> None:
     page.wait_for_timeout(300)  # let the computer finish its turn
     seq, cards, turn = page_seq(page), sorted(hand_cards(page)), page.inner_text("#turn")
     page.reload()
-    page.wait_for_function(f"state && state.seq === {seq}")
+    wait_until(page, f"state && state.seq === {seq}")
     assert sorted(hand_cards(page)) == cards
     assert page.inner_text("#turn") == turn
     play_until_hand_end([page])
@@ -208,13 +189,13 @@ def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
     b.goto(link)
     for p in (a, b):
         p.wait_for_selector("#my-hand .card")
-        p.wait_for_function("state && state.game.connected[0] && state.game.connected[1]")
+        wait_until(p, "state && state.game.connected[0] && state.game.connected[1]")
     # The friend names themself on joining; both see the name, as text (escaped), never as markup.
     b.wait_for_selector("#join-name:not(.hidden)")
     b.fill("#name-input", "<i>Bea</i> & co")
     b.click("#name-save")
     for p in (a, b):
-        p.wait_for_function("state && state.game.names[1] === '<i>Bea</i> & co'")
+        wait_until(p, "state && state.game.names[1] === '<i>Bea</i> & co'")
     assert a.inner_text("#opp-name") == "<i>Bea</i> & co" and b.inner_text("#my-name").startswith("<i>Bea</i> & co")
     assert "<i>Bea</i> & co" in a.inner_text("#sheet") and a.locator("#sheet i, #opp-name i").count() == 0
     assert not b.is_visible("#join-name") and not a.is_visible("#join-name")
@@ -225,7 +206,7 @@ def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
     a.fill("#name-input", "Ann")
     a.click("#name-save")
     for p in (a, b):
-        p.wait_for_function("state && state.game.names[0] === 'Ann'")
+        wait_until(p, "state && state.game.names[0] === 'Ann'")
     assert b.inner_text("#opp-name") == "Ann" and a.inner_text("#my-name").startswith("Ann")
     assert not a.is_visible("#join-name")
     # Each sees only their own ten cards, and the other's as backs.
@@ -238,7 +219,7 @@ def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
     b.wait_for_selector("#next-wait", state="attached")
     b.click("#next")
     for p in (a, b):
-        p.wait_for_function("state && state.game.hand_no === 2")
+        wait_until(p, "state && state.game.hand_no === 2")
     ctx_a.close()
     ctx_b.close()
 
@@ -262,8 +243,8 @@ def test_hollywood_sheet_shows_three_games(server: str, browser: object) -> None
         if page.evaluate("state.game.status === 'finished'") or hand == 2:
             break
         page.click("#next")
-        page.wait_for_function(f"state && state.game.hand_no === {hand + 2}")
-    page.wait_for_function("state && state.game.sheet.length >= 1")
+        wait_until(page, f"state && state.game.hand_no === {hand + 2}")
+    wait_until(page, "state && state.game.sheet.length >= 1")
     finished = page.evaluate("state.game.status === 'finished'")
     if finished:
         page.click("#final-close")
@@ -298,10 +279,10 @@ def test_server_killed_and_restarted_mid_hand(browser: object, tmp_path: Path) -
         seq, cards = page_seq(page), sorted(hand_cards(page))
         proc.kill()  # no clean shutdown: the log must already hold every acknowledged action
         proc.wait(10)
-        page.wait_for_function("document.getElementById('turn').textContent.includes('reconnecting')")
+        wait_until(page, "document.getElementById('turn').textContent.includes('reconnecting')")
         proc = start_server(port, db)
         back = "document.getElementById('turn').textContent.indexOf('reconnecting') < 0"
-        page.wait_for_function(f"state && state.seq >= {seq} && {back}")
+        wait_until(page, f"state && state.seq >= {seq} && {back}")
         if page_seq(page) == seq:
             assert sorted(hand_cards(page)) == cards
         play_until_hand_end([page])

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 import uvicorn
-from e2e_chromium import MARKS, free_port, launch
+from e2e_chromium import MARKS, free_port, launch, wait_until
 from playwright import sync_api
 
 pytestmark = MARKS
@@ -60,7 +60,7 @@ def enter_hand(page: Any, kind: str, knocker: int, knocker_count: int | None, ot
     page.fill(f"#dw-{1 - knocker}", str(other_count))
     before = page.locator("#sheet-body tr").count()
     page.press(f"#dw-{1 - knocker}", "Enter")
-    page.wait_for_function(f"document.querySelectorAll('#sheet-body tr').length > {before}", timeout=5000)
+    wait_until(page, f"document.querySelectorAll('#sheet-body tr').length > {before}", timeout=5)
 
 
 def test_five_hands_reload_and_correct(server: str, browser: Any) -> None:
@@ -104,14 +104,14 @@ def test_five_hands_reload_and_correct(server: str, browser: Any) -> None:
     assert page.input_value("#dw-0") == "8"
     page.fill("#dw-1", "15")
     page.click("#score-hand")
-    page.wait_for_function("document.querySelector('#final-total-0').textContent === '290'", timeout=5000)
+    wait_until(page, "document.querySelector('#final-total-0').textContent === '290'", timeout=5)
     assert page.inner_text("#final-total-1") == "54"
     assert page.inner_text("#margin") == "236"
     assert "Hand 3 corrected" in page.inner_text("#last-hand")
 
     # A refused hand shows the rule, and nothing changes.
     page.click("#rematch")
-    page.wait_for_function("document.querySelectorAll('#sheet-body tr').length === 0", timeout=5000)
+    wait_until(page, "document.querySelectorAll('#sheet-body tr').length === 0", timeout=5)
     page.click("#knocker-0")
     page.fill("#dw-0", "14")
     page.fill("#dw-1", "30")

@@ -386,14 +386,16 @@ def nav_html() -> str:
     )
 
 
-def page_html(page_title: str, body: str, extra_head: str = "") -> str:
-    """A whole standalone page around ``body`` with the sheet stylesheet inlined."""
+def page_html(page_title: str, body: str, extra_head: str = "", stylesheet: str | None = None) -> str:
+    """A whole page around ``body``: the sheet stylesheet linked from ``stylesheet`` (the web app,
+    whose Content-Security-Policy forbids inline style), or inlined when None (a standalone file)."""
+    css = f'<link rel="stylesheet" href="{html.escape(stylesheet)}">' if stylesheet else f"<style>{sheets_css()}</style>"
     return (
         "<!doctype html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         '<meta name="color-scheme" content="light dark">'
-        f"<title>{html.escape(page_title)}</title><style>{sheets_css()}</style>{extra_head}</head>"
+        f"<title>{html.escape(page_title)}</title>{css}{extra_head}</head>"
         f"<body>{body}</body></html>\n"
     )
 
@@ -421,8 +423,8 @@ def sections_html(r: Rules) -> str:
     return "".join(parts)
 
 
-def render_html(r: Rules, controls: str = "", nav: bool = True) -> str:
-    """The printable rule sheet: one page, two columns when printed."""
+def render_html(r: Rules, controls: str = "", nav: bool = True, stylesheet: str | None = None) -> str:
+    """The printable rule sheet: one page, two columns when printed (``stylesheet``: see page_html)."""
     body = (
         (nav_html() if nav else "")
         + '<main class="sheet rule-sheet">'
@@ -433,7 +435,7 @@ def render_html(r: Rules, controls: str = "", nav: bool = True) -> str:
         + '<p class="foot">Generated from the rule set itself, so these figures are the ones the game and the '
         + "scorekeeper use.</p></main>"
     )
-    return page_html(title(r), body)
+    return page_html(title(r), body, stylesheet=stylesheet)
 
 
 # -- the subcommand ---------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 
 Both are generated from a :class:`~ginrummy.rules.Rules` built from the query string
 (``?preset=online&knock_limit=7&big_gin=yes``), so a printed sheet always carries the figures of
-the rule set actually chosen. Both are plain HTML with the stylesheet inlined and ``@media print``
-rules that fit one Letter or A4 page; the screen-only controls (choose the rules, print) vanish
+the rule set actually chosen. Both are plain HTML linking ``/static/sheets.css``, whose ``@media print``
+rules fit one Letter or A4 page; the screen-only controls (choose the rules, print) vanish
 when printed. Bad settings answer 400 with the rule's own error message.
 """
 
@@ -79,28 +79,18 @@ def _error_page(message: str, back: str) -> HTMLResponse:
         + f'<p role="alert">{html.escape(message)}</p>'
         + f'<p><a href="{html.escape(back)}">Back to the classic rules</a></p></main>'
     )
-    return HTMLResponse(page_html("Rules error", body), status_code=400)
+    return HTMLResponse(page_html("Rules error", body, stylesheet=STYLESHEET), status_code=400)
 
 
 # -- the screen-only controls -------------------------------------------------------------------
 
-_FORM_SCRIPT = """<script>
-// Send only the rules that differ from the preset, so the address stays short and shareable.
-document.querySelectorAll('form[data-rules-form]').forEach(function (form) {
-  form.addEventListener('submit', function () {
-    form.querySelectorAll('[data-default]').forEach(function (el) {
-      if (el.value === el.dataset.default) { el.disabled = true; }
-    });
-  });
-  var preset = form.querySelector('select[name=preset]');
-  if (preset) {
-    preset.addEventListener('change', function () {
-      var extra = form.dataset.keep ? '&' + form.dataset.keep : '';
-      location.search = '?preset=' + encodeURIComponent(preset.value) + extra;
-    });
-  }
-});
-</script>"""
+#: The controls' behaviour (send only changed rules, follow the preset, print) lives in a static
+#: file: the Content-Security-Policy allows no inline script or handler.
+_FORM_SCRIPT = '<script src="/static/sheets.js"></script>'
+
+#: The web pages link the sheet stylesheet (the policy allows no inline style); ``ginrummy rules
+#: --html`` still inlines it, so that file stands alone.
+STYLESHEET = "/static/sheets.css"
 
 
 def _rule_input(rules: Rules, base: Rules, name: str, kind: str) -> str:
@@ -150,7 +140,7 @@ def _controls(rules: Rules, action: str, extra: str = "", keep: str = "") -> str
         '<div class="row">'
         f'<label for="preset">Rule set</label> <select id="preset" name="preset">{presets}</select>'
         f"{extra}"
-        '<button type="button" onclick="window.print()">Print</button>'
+        '<button type="button" data-print>Print</button>'
         f'<a href="{other}?{html.escape(q)}">{other_label}</a>'
         f'<a href="/scorekeeper?{html.escape(q)}">Keep score with these rules</a>'
         "</div>"
@@ -170,7 +160,7 @@ def rule_sheet(request: Request) -> HTMLResponse:
         rules = rules_from_query(request.query_params.multi_items())
     except GinRummyError as e:
         return _error_page(str(e), "/rules")
-    return HTMLResponse(render_html(rules, controls=_controls(rules, "/rules")))
+    return HTMLResponse(render_html(rules, controls=_controls(rules, "/rules"), stylesheet=STYLESHEET))
 
 
 # -- the score sheet ----------------------------------------------------------------------------
@@ -275,7 +265,7 @@ def _grid(rules: Rules, names: tuple[str, str], hands: int) -> str:
 
 
 def render_score_sheet(rules: Rules, names: tuple[str, str] = ("", ""), hands: int = DEFAULT_HANDS,
-                       controls: str = "") -> str:
+                       controls: str = "", stylesheet: str | None = STYLESHEET) -> str:
     """A blank score sheet for ``rules``: write each hand's points under its winner."""
     kind = "Hollywood score sheet" if rules.hollywood else "score sheet"
     legend = (
@@ -299,7 +289,7 @@ def render_score_sheet(rules: Rules, names: tuple[str, str] = ("", ""), hands: i
         + f'<p class="legend">{html.escape(legend)} Date: ____________</p>'
         + "</main>"
     )
-    return page_html(f"Gin Rummy {kind}: {rules.name}", body)
+    return page_html(f"Gin Rummy {kind}: {rules.name}", body, stylesheet=stylesheet)
 
 
 @router.get("/scoresheet", response_class=HTMLResponse, summary="Printable blank score sheet")

@@ -2,17 +2,11 @@
 "use strict";
 GR.header("History");
 const $ = (id) => document.getElementById(id);
-const SVGNS = "http://www.w3.org/2000/svg";
-
-function el(tag, attrs, text) {
-  const e = document.createElementNS(SVGNS, tag);
-  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
+const el = GR.svg;
+const h = GR.el;
 
 function marginsChart(svg, games, name) {
-  svg.innerHTML = "";
+  svg.replaceChildren();
   const mine = games.filter((g) => g.names.includes(name) && g.totals).slice().reverse();
   const W = 720, H = 220, L = 44, R = 10, T = 14, B = 26;
   if (!mine.length) { svg.appendChild(el("text", { x: L, y: H / 2 }, "No finished games yet.")); return; }
@@ -34,7 +28,7 @@ function marginsChart(svg, games, name) {
 }
 
 function kindsChart(svg, players) {
-  svg.innerHTML = "";
+  svg.replaceChildren();
   const W = 720, H = 240, L = 150, R = 20, T = 10, rowH = 26;
   const kinds = [["knocks", "knocks", "#4aa3df"], ["gins", "gins", "#2ecc71"], ["big_gins", "big gins", "#16a085"], ["undercuts", "undercuts", "#e0a526"]];
   const ps = players.slice(0, 7);
@@ -65,26 +59,37 @@ function kindsChart(svg, players) {
   svg.setAttribute("viewBox", `0 0 ${W} ${Math.max(ly + 10, 80)}`);
 }
 
+// A table: a header row and body rows of cells; a cell is text, a node or a list of them, or num(x) (right-aligned).
+const num = (v) => ({ num: v ?? "–" });
+function table(id, head, rows) {
+  const cell = (tag, c) => (c !== null && typeof c === "object" && "num" in c ? h(tag, { class: "num" }, c.num) : h(tag, {}, c));
+  GR.fill(id, h("tbody", {}, h("tr", {}, head.map((c) => cell("th", c))), rows.map((r) => h("tr", {}, r.map((c) => cell("td", c))))));
+}
+
 async function init() {
   const d = await GR.api("/api/stats");
   $("empty").classList.toggle("hidden", d.games.length > 0);
   const pct = (a, b) => (b ? Math.round((100 * a) / b) + "%" : "–");
-  $("players").innerHTML = `<tr><th>Player</th><th class="num">Games</th><th class="num">Won</th><th class="num">Hands</th><th class="num">Hands won</th>
-    <th class="num">Knocks</th><th class="num">Gins</th><th class="num">Undercuts made</th><th class="num">Was undercut</th><th class="num">Avg deadwood</th><th class="num">Best</th><th class="num">Worst</th></tr>` +
-    d.players.map((p) => `<tr><td>${GR.esc(p.name)}</td><td class="num">${p.games}</td><td class="num">${p.games_won} (${pct(p.games_won, p.games)})</td>
-      <td class="num">${p.hands}</td><td class="num">${p.hands_won} (${pct(p.hands_won, p.hands)})</td><td class="num">${p.knocks}</td><td class="num">${p.gins + p.big_gins}</td>
-      <td class="num">${p.undercuts}</td><td class="num">${p.undercut_against}</td><td class="num">${p.average_deadwood ?? "–"}</td>
-      <td class="num">${p.best_margin ?? "–"}</td><td class="num">${p.worst_margin ?? "–"}</td></tr>`).join("");
+  const heads = ["Games", "Won", "Hands", "Hands won", "Knocks", "Gins", "Undercuts made", "Was undercut", "Avg deadwood", "Best", "Worst"];
+  table("players", ["Player", ...heads.map(num)], d.players.map((p) => [
+    p.name, num(p.games), num(`${p.games_won} (${pct(p.games_won, p.games)})`), num(p.hands),
+    num(`${p.hands_won} (${pct(p.hands_won, p.hands)})`), num(p.knocks), num(p.gins + p.big_gins), num(p.undercuts),
+    num(p.undercut_against), num(p.average_deadwood), num(p.best_margin), num(p.worst_margin),
+  ]));
   const who = $("who");
-  who.innerHTML = d.players.map((p) => `<option>${GR.esc(p.name)}</option>`).join("");
+  GR.fill(who, d.players.map((p) => h("option", {}, p.name)));
   const draw = () => marginsChart($("chart-margins"), d.games, who.value);
   who.onchange = draw;
   draw();
   kindsChart($("chart-kinds"), d.players);
-  $("games").innerHTML = `<tr><th>Finished</th><th>Players</th><th>Rules</th><th class="num">Hands</th><th class="num">Final</th><th>Winner</th><th></th></tr>` +
-    d.games.map((g) => `<tr><td>${new Date((g.finished || g.created) * 1000).toLocaleString()}</td><td>${GR.esc(g.names.join(" vs "))}</td>
-      <td>${GR.esc(g.rules.preset)}${Object.keys(g.rules.overrides || {}).length ? " (changed)" : ""}</td><td class="num">${g.hands}</td>
-      <td class="num">${g.totals ? g.totals.join(" – ") : ""}</td><td>${g.winner === null || g.winner === undefined ? "tie" : GR.esc(g.names[g.winner]) + " by " + g.margin}</td>
-      <td><a href="/replay/${g.id}">Replay</a> · <a href="/api/games/${g.id}/record">Export record</a></td></tr>`).join("");
+  table("games", ["Finished", "Players", "Rules", num("Hands"), num("Final"), "Winner", ""], d.games.map((g) => [
+    new Date((g.finished || g.created) * 1000).toLocaleString(),
+    g.names.join(" vs "),
+    g.rules.preset + (Object.keys(g.rules.overrides || {}).length ? " (changed)" : ""),
+    num(g.hands),
+    num(g.totals ? g.totals.join(" – ") : ""),
+    g.winner === null || g.winner === undefined ? "tie" : g.names[g.winner] + " by " + g.margin,
+    [h("a", { href: `/replay/${encodeURIComponent(g.id)}` }, "Replay"), " · ", h("a", { href: `/api/games/${encodeURIComponent(g.id)}/record` }, "Export record")],
+  ]));
 }
 init().catch((e) => { $("empty").textContent = e.message; });

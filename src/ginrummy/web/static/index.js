@@ -47,7 +47,7 @@ function preview() {
     try {
       const q = new URLSearchParams({ preset, overrides: JSON.stringify(currentOverrides()) });
       const d = await GR.api("/api/rules/describe?" + q);
-      document.getElementById("rules-preview").innerHTML = d.lines.map((l) => `<li>${GR.esc(l)}</li>`).join("");
+      GR.fill("rules-preview", d.lines.map((l) => GR.el("li", {}, l)));
       err.textContent = "";
     } catch (e) { err.textContent = e.message; }
   }, 120);
@@ -57,18 +57,19 @@ async function init() {
   options = await GR.api("/api/options");
   const opp = document.getElementById("opponent");
   const strengths = options.strengths.slice().reverse();
-  opp.innerHTML = strengths.map((s) => `<option value="${s}">computer: ${s}</option>`).join("") + opp.innerHTML;
+  opp.prepend(...strengths.map((s) => GR.el("option", { value: s }, `computer: ${s}`)));
   opp.value = strengths.includes("simple") ? "simple" : strengths[0];
   const preset = document.getElementById("preset");
-  preset.innerHTML = Object.keys(options.presets).map((p) => `<option>${p}</option>`).join("");
+  GR.fill(preset, Object.keys(options.presets).map((p) => GR.el("option", {}, p)));
   const box = document.getElementById("rule-fields");
   for (const f of options.rules) {
     const lab = LABELS[f.name] || f.name;
+    const id = "rule-" + f.name;
     let input;
-    if (f.type === "bool") input = `<label><input type="checkbox" id="rule-${f.name}"> ${lab}</label>`;
-    else if (f.type === "int") input = `<label>${lab} <input type="number" min="0" id="rule-${f.name}" style="width:5em"></label>`;
-    else input = `<label>${lab} <select id="rule-${f.name}">${f.choices.map((c) => `<option>${c}</option>`).join("")}</select></label>`;
-    box.insertAdjacentHTML("beforeend", `<div>${input}</div>`);
+    if (f.type === "bool") input = GR.el("label", {}, GR.el("input", { type: "checkbox", id }), " " + lab);
+    else if (f.type === "int") input = GR.el("label", {}, lab + " ", GR.el("input", { type: "number", min: "0", id, class: "num-short" }));
+    else input = GR.el("label", {}, lab + " ", GR.el("select", { id }, f.choices.map((c) => GR.el("option", {}, c))));
+    box.append(GR.el("div", {}, input));
   }
   fillFields();
   preset.onchange = () => { fillFields(); preview(); };
@@ -82,8 +83,8 @@ function showResume() {
   const games = JSON.parse(localStorage.getItem("gr.games") || "[]");
   if (!games.length) return;
   document.getElementById("resume").classList.remove("hidden");
-  document.getElementById("resume-list").innerHTML = games.slice(-8).reverse()
-    .map((g) => `<li><a href="${g.url}">${GR.esc(g.label)}</a> <span class="muted">${new Date(g.at).toLocaleString()}</span></li>`).join("");
+  GR.fill("resume-list", games.slice(-8).reverse()
+    .map((g) => GR.el("li", {}, GR.el("a", { href: String(g.url).startsWith("/table/") ? g.url : "/" }, String(g.label)), " ", GR.el("span", { class: "muted" }, new Date(g.at).toLocaleString()))));
 }
 
 document.getElementById("new-game").onsubmit = async (ev) => {

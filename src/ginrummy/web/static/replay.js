@@ -6,8 +6,7 @@ const gameId = location.pathname.split("/").pop();
 let data = null, hand = 0, step = 0, timer = null;
 
 function cards(box, list) {
-  box.innerHTML = "";
-  for (const c of list) box.appendChild(GR.cardEl(c));
+  GR.fill(box, list.map((c) => GR.cardEl(c)));
 }
 
 function show() {
@@ -21,22 +20,22 @@ function show() {
     $("d" + s).textContent = f.current === s ? "to play" : "";
     cards($("h" + s), f.hands[s].slice().sort((a, b) => GR.sortKey(a) - GR.sortKey(b)));
   }
-  $("stock").innerHTML = "";
-  if (f.stock.length) $("stock").appendChild(GR.cardEl(f.stock[0]));
+  GR.fill("stock", f.stock.length ? GR.cardEl(f.stock[0]) : null);
   $("stock-label").textContent = `stock: ${f.stock.length} (top shown)`;
-  $("pile").innerHTML = "";
-  if (f.pile.length) $("pile").appendChild(GR.cardEl(f.pile[f.pile.length - 1]));
+  GR.fill("pile", f.pile.length ? GR.cardEl(f.pile[f.pile.length - 1]) : null);
   $("pile-label").textContent = `discard pile: ${f.pile.length}`;
   const who = f.seat === null ? "" : data.names[f.seat] + ": ";
   $("action").textContent = who + f.action.replace(/\b([A2-9TJQK])([shdc])\b/g, (_, r, s) => GR.label(r + s));
-  let laid = "";
-  if (f.knocker !== null) {
-    const grp = (cs) => `<div class="meldgroup">${cs.map((c) => `<div class="card">${GR.cardEl(c).innerHTML}</div>`).join("")}</div>`;
-    laid = `<div><strong>${GR.esc(data.names[f.knocker])} knocked${f.knock_discard ? " (face-down discard " + GR.label(f.knock_discard) + ")" : ""}</strong>
-      <div class="layout-block">${f.knocker_melds.map((m, i) => grp(m.concat(f.laid_on[i] || []))).join("")}</div></div>
-      <div><strong>${GR.esc(data.names[1 - f.knocker])}</strong><div class="layout-block">${f.defender_melds.map(grp).join("")}</div></div>`;
-  }
-  $("laid").innerHTML = laid;
+  const { el } = GR;
+  const grp = (cs) => el("div", { class: "meldgroup" }, cs.map((c) => el("div", { class: "card" }, GR.cardSVG(c))));
+  GR.fill("laid", f.knocker === null ? null : [
+    el("div", {},
+      el("strong", {}, data.names[f.knocker] + " knocked" + (f.knock_discard ? " (face-down discard " + GR.label(f.knock_discard) + ")" : "")),
+      el("div", { class: "layout-block" }, f.knocker_melds.map((m, i) => grp(m.concat(f.laid_on[i] || []))))),
+    el("div", {},
+      el("strong", {}, data.names[1 - f.knocker]),
+      el("div", { class: "layout-block" }, f.defender_melds.map(grp))),
+  ]);
   $("explain").textContent = step === h.frames.length - 1 && h.explain ? h.explain : "";
 }
 
@@ -75,7 +74,7 @@ async function init() {
   data = await GR.api(`/api/games/${gameId}/replay`);
   $("title").textContent = `Replay: ${data.names.join(" vs ")}`;
   $("export").href = `/api/games/${gameId}/record`;
-  $("hand").innerHTML = data.hands.map((h, i) => `<option value="${i}">${h.hand}: ${h.explain ? h.explain.split(":")[0].slice(0, 40) : ""}</option>`).join("");
+  GR.fill("hand", data.hands.map((h, i) => GR.el("option", { value: String(i) }, `${h.hand}: ${h.explain ? h.explain.split(":")[0].slice(0, 40) : ""}`)));
   $("hand").onchange = () => selectHand(+$("hand").value);
   $("first").onclick = () => { step = 0; show(); };
   $("last").onclick = () => { step = data.hands[hand].frames.length - 1; show(); };
@@ -83,7 +82,7 @@ async function init() {
   $("next").onclick = () => move(1);
   $("play").onclick = togglePlay;
   $("step").oninput = () => { step = +$("step").value; show(); };
-  $("final").innerHTML = data.final.explain.map((l) => `<li>${GR.esc(l)}</li>`).join("");
+  GR.fill("final", data.final.explain.map((l) => GR.el("li", {}, l)));
   document.addEventListener("keydown", (e) => {
     if (e.key === "ArrowLeft") move(-1);
     else if (e.key === "ArrowRight") move(1);

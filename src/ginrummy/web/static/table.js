@@ -8,6 +8,7 @@ if (hashToken) localStorage.setItem("gr.token." + gameId, hashToken);
 const token = hashToken || localStorage.getItem("gr.token." + gameId);
 
 const $ = (id) => document.getElementById(id);
+const { el } = GR;
 const MELD_COLOURS = ["#e0a526", "#4aa3df", "#c56cf0", "#2ecc71", "#ff7f50"];
 let ws = null;
 let state = null;
@@ -122,31 +123,25 @@ function render(msg) {
   $("deckhash").textContent = (g.deck_hash || "").slice(0, 16) + "…";
 
   // Opponent: backs plus the cards known face up (taken from the pile).
-  const oh = $("opp-hand");
-  oh.innerHTML = "";
-  const showLaid = v.knocker !== null;
-  if (!showLaid || v.phase !== "over") {
+  const oppCards = [];
+  if (v.knocker === null || v.phase !== "over") {
     const known = v.opponent_known;
-    for (const c of known) oh.appendChild(GR.cardEl(c));
-    for (let i = known.length; i < v.opponent_size; i++) oh.appendChild(GR.cardEl(null));
+    for (const c of known) oppCards.push(GR.cardEl(c));
+    for (let i = known.length; i < v.opponent_size; i++) oppCards.push(GR.cardEl(null));
   }
+  GR.fill("opp-hand", oppCards);
 
   // Centre: stock, pile, and the knocker's layout as it happens.
   const legal = new Set(v.legal);
-  const stock = $("stock");
-  stock.innerHTML = "";
-  if (v.stock_size > 0) stock.appendChild(GR.cardEl(null));
+  GR.fill("stock", v.stock_size > 0 ? GR.cardEl(null) : null);
   $("stock-label").textContent = `stock: ${v.stock_size}`;
   $("stock-box").classList.toggle("clickable", legal.has("stock"));
-  const pile = $("pile");
-  pile.innerHTML = "";
-  if (v.pile.length) pile.appendChild(GR.cardEl(v.pile[v.pile.length - 1]));
+  GR.fill("pile", v.pile.length ? GR.cardEl(v.pile[v.pile.length - 1]) : null);
   $("pile-label").textContent = v.phase === "offer" ? "upcard" : `discard pile: ${v.pile.length}`;
   $("pile-box").classList.toggle("clickable", legal.has("pile"));
   $("knockbox").classList.toggle("hidden", !v.knock_discard);
-  $("knockcard").innerHTML = "";
-  if (v.knock_discard) $("knockcard").appendChild(GR.cardEl(v.knock_discard));
-  $("laid").innerHTML = v.knocker !== null && v.phase !== "over" ? layoutHTML(v, nm) : "";
+  GR.fill("knockcard", v.knock_discard ? GR.cardEl(v.knock_discard) : null);
+  GR.fill("laid", v.knocker !== null && v.phase !== "over" ? layout(v, nm) : null);
 
   // A friend's table: keep the invite link at hand until they join.
   const invite = g.opponent === "human" && me === 0 ? localStorage.getItem("gr.invite." + gameId) : null;
@@ -180,8 +175,8 @@ function render(msg) {
   renderActions(v, legal, mine);
   renderHandEnd(msg, nm);
   renderSheet(g, nm);
-  $("rules").innerHTML = g.rules_text.map((l) => `<li>${GR.esc(l)}</li>`).join("");
-  $("log").innerHTML = v.events.slice(-14).map((e) => `<li>${GR.esc(e.seat === me ? "You" : g.names[opp])}: ${GR.esc(prettyAction(e.action))}</li>`).join("");
+  GR.fill("rules", g.rules_text.map((l) => el("li", {}, l)));
+  GR.fill("log", v.events.slice(-14).map((e) => el("li", {}, `${e.seat === me ? "You" : g.names[opp]}: ${prettyAction(e.action)}`)));
   $("log").scrollTop = 1e6;
   if (!mine) $("hints").classList.add("hidden");
   renderFinal(g, nm);
@@ -210,8 +205,7 @@ function prettyAction(a) {
 }
 
 function renderHand(v, m) {
-  const el = $("my-hand");
-  el.innerHTML = "";
+  const box = GR.fill("my-hand");
   const meldOf = {};
   m.melds.forEach((g, i) => g.forEach((c) => { meldOf[c] = i; }));
   let prev;
@@ -248,18 +242,13 @@ function renderHand(v, m) {
       saveOrder();
       render(state);
     };
-    el.appendChild(card);
+    box.appendChild(card);
   });
 }
 
 function button(text, key, onclick, primary, testid) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.innerHTML = GR.esc(text) + (key ? `<kbd>${key}</kbd>` : "");
-  if (primary) b.className = "primary";
-  if (testid) b.dataset.action = testid;
-  b.onclick = onclick;
-  return b;
+  return el("button", { type: "button", class: primary ? "primary" : null, dataset: testid ? { action: testid } : null, onclick },
+    text, key ? el("kbd", {}, key) : null);
 }
 
 function knockChoices(v) {
@@ -268,8 +257,7 @@ function knockChoices(v) {
 }
 
 function renderActions(v, legal, mine) {
-  const box = $("actions");
-  box.innerHTML = "";
+  const box = GR.fill("actions");
   if (!mine) return;
   const top = v.pile[v.pile.length - 1];
   if (legal.has("stock")) box.appendChild(button("Draw from the stock", "S", () => act("stock"), true, "stock"));
@@ -280,7 +268,7 @@ function renderActions(v, legal, mine) {
   if (legal.has("pass")) box.appendChild(button(v.phase === "last_chance" ? "Pass (dead hand)" : "Pass", "X", () => act("pass"), false, "pass"));
   if (v.phase === "discard") {
     if (selected && legal.has(selected)) box.appendChild(button(`Discard ${GR.label(selected)}`, "D", () => act(selected), true, "discard"));
-    else if (legal.size) box.insertAdjacentHTML("beforeend", `<span class="muted">Click a card, then Discard (or double-click it)</span>`);
+    else if (legal.size) box.append(el("span", { class: "muted" }, "Click a card, then Discard (or double-click it)"));
     const knocks = knockChoices(v);
     const gin = knocks.filter((k) => k.left === 0);
     if (gin.length) box.appendChild(button(`Gin! (discard ${GR.label(gin[0].card)} face down)`, "G", () => act(gin[0].action), true, "gin"));
@@ -307,25 +295,30 @@ function renderActions(v, legal, mine) {
 }
 
 function meldGroup(cards, laid, cls) {
-  return `<div class="meldgroup ${cls || ""}">${cards.map((c) => `<div class="card${laid && laid.includes(c) ? " laid" : ""}" title="${GR.name(c)}">${GR.cardEl(c).innerHTML}</div>`).join("")}</div>`;
+  return el("div", { class: "meldgroup" + (cls ? " " + cls : "") }, cards.map((c) =>
+    el("div", { class: "card" + (laid && laid.includes(c) ? " laid" : ""), title: GR.name(c) }, GR.cardSVG(c))));
 }
 
-function layoutHTML(v, nm) {
+// The knocker's melds (with what was laid off on them) and the defender's, as they stand.
+function layout(v, nm) {
   const knocker = v.knocker, defender = 1 - knocker, me = v.seat;
   const handOf = (seat) => (seat === me ? v.hand : v.opponent_known);
   const km = v.knocker_melds.map((m, i) => {
     const laid = v.laid_on[i] || [];
-    return `<div><div class="label">meld ${i + 1}</div>${meldGroup(m.concat(laid), laid)}</div>`;
-  }).join("");
+    return el("div", {}, el("div", { class: "label" }, `meld ${i + 1}`), meldGroup(m.concat(laid), laid));
+  });
   const kIn = new Set(v.knocker_melds.flat());
   const kDead = v.phase === "over" || knocker === me ? handOf(knocker).filter((c) => !kIn.has(c)) : [];
   const dIn = new Set(v.defender_melds.flat().concat(v.layoffs.map((l) => l.card)));
   const dCards = handOf(defender);
   const dDead = v.phase === "over" ? dCards.filter((c) => !dIn.has(c)) : [];
-  const dm = v.defender_melds.map((m) => `<div>${meldGroup(m)}</div>`).join("");
-  const layoffs = v.layoffs.length ? `<p class="muted">Laid off: ${v.layoffs.map((l) => `${GR.label(l.card)} on meld ${l.meld + 1}`).join(", ")}</p>` : "";
-  return `<div><strong>${GR.esc(nm[knocker])} knocked</strong><div class="layout-block">${km}${kDead.length ? `<div><div class="label">deadwood</div>${meldGroup(kDead, null, "deadwoodgroup")}</div>` : ""}</div></div>
-    <div><strong>${GR.esc(nm[defender])}</strong><div class="layout-block">${dm}${dDead.length ? `<div><div class="label">deadwood</div>${meldGroup(dDead, null, "deadwoodgroup")}</div>` : ""}</div>${layoffs}</div>`;
+  const dm = v.defender_melds.map((m) => el("div", {}, meldGroup(m)));
+  const dead = (cs) => (cs.length ? el("div", {}, el("div", { class: "label" }, "deadwood"), meldGroup(cs, null, "deadwoodgroup")) : null);
+  const layoffs = v.layoffs.length ? el("p", { class: "muted" }, "Laid off: " + v.layoffs.map((l) => `${GR.label(l.card)} on meld ${l.meld + 1}`).join(", ")) : null;
+  return [
+    el("div", {}, el("strong", {}, nm[knocker] + " knocked"), el("div", { class: "layout-block" }, km, dead(kDead))),
+    el("div", {}, el("strong", {}, nm[defender]), el("div", { class: "layout-block" }, dm, dead(dDead)), layoffs),
+  ];
 }
 
 function renderHandEnd(msg, nm) {
@@ -339,7 +332,7 @@ function renderHandEnd(msg, nm) {
   const titles = { knock: "Knock", undercut: "Undercut!", gin: "Gin!", big_gin: "Big gin!", dead: "Dead hand" };
   $("handend-title").textContent = `Hand ${g.hand_no}: ${titles[r.kind]}` + (r.winner !== null ? ` · ${nm[r.winner]} ${r.winner === msg.seat && nm[r.winner] === "You" ? "score" : "scores"} ${r.points}` : "");
   $("explain").textContent = youGrammar(msg.explain || "");
-  $("handend-layout").innerHTML = v.knocker !== null ? layoutHTML(v, nm) : "";
+  GR.fill("handend-layout", v.knocker !== null ? layout(v, nm) : null);
   const next = $("next");
   next.classList.toggle("hidden", g.status === "finished");
   next.disabled = g.ready[msg.seat];
@@ -351,50 +344,63 @@ function youGrammar(text) {
   return text.replace(/You's/g, "your").replace(/\bYou scores\b/g, "You score").replace(/\bYou wins\b/g, "You win");
 }
 
+
 function renderSheet(g, nm) {
   if (g.hollywood && g.game_columns && g.game_columns.length > 1) { renderHollywood(g, nm); return; }
   const rows = g.sheet.map((row) => {
     const r = row.result;
-    const cells = [0, 1].map((s) => (r.winner === s ? `<td class="num win">${r.points}<span class="muted"> ${r.kind === "knock" ? "" : r.kind.replace("_", " ")}</span></td>` : `<td class="num"></td>`)).join("");
-    const dead = r.kind === "dead" ? `<td colspan="2" class="muted">dead hand</td>` : cells;
-    return `<tr><td>${row.hand}</td>${dead}<td class="num muted">${row.totals[0].join(" – ")}</td></tr>`;
-  }).join("");
-  const boxes = [0, 1].map((s) => `<td class="num boxes" title="${g.hands_won[s]} hands won">${"☒".repeat(Math.min(g.hands_won[s], 12))}</td>`).join("");
-  $("sheet").innerHTML = `<thead><tr><th>Hand</th><th class="num">${GR.esc(nm[0])}</th><th class="num">${GR.esc(nm[1])}</th><th class="num">Total</th></tr></thead>
-    <tbody>${rows}</tbody><tfoot><tr><th>Total</th><th class="num">${g.scores[0]}</th><th class="num">${g.scores[1]}</th><th></th></tr>
-    <tr><th>Boxes</th>${boxes}<td></td></tr></tfoot>`;
+    const cells = r.kind === "dead" ? el("td", { colSpan: 2, class: "muted" }, "dead hand") : [0, 1].map((s) => (r.winner === s
+      ? el("td", { class: "num win" }, r.points, el("span", { class: "muted" }, " " + (r.kind === "knock" ? "" : r.kind.replace("_", " "))))
+      : el("td", { class: "num" })));
+    return el("tr", {}, el("td", {}, row.hand), cells, el("td", { class: "num muted" }, row.totals[0].join(" – ")));
+  });
+  const boxes = [0, 1].map((s) => el("td", { class: "num boxes", title: `${g.hands_won[s]} hands won` }, "☒".repeat(Math.min(g.hands_won[s], 12))));
+  GR.fill("sheet",
+    el("thead", {}, el("tr", {}, el("th", {}, "Hand"), el("th", { class: "num" }, nm[0]), el("th", { class: "num" }, nm[1]), el("th", { class: "num" }, "Total"))),
+    el("tbody", {}, rows),
+    el("tfoot", {},
+      el("tr", {}, el("th", {}, "Total"), el("th", { class: "num" }, g.scores[0]), el("th", { class: "num" }, g.scores[1]), el("th")),
+      el("tr", {}, el("th", {}, "Boxes"), boxes, el("td"))));
   $("sheet-note").textContent = g.games > 1 ? "Hollywood: totals shown for the first game still open." : "";
 }
 
 // Hollywood: three games side by side, as on a paper sheet. A player's 1st win is written in game 1,
 // the 2nd in games 1 and 2, each later win in every game still open; a closed game takes no more.
+
 function renderHollywood(g, nm) {
   const cols = g.game_columns;
-  const head1 = cols.map((c) => `<th colspan="2" class="gstart game-head${c.open ? "" : " closed"}" data-game="${c.game}">Game ${c.game}${c.open ? "" : " ✓"}</th>`).join("");
+  const both = (fn) => [0, 1].map(fn);
+  const gs = (s) => (s === 0 ? " gstart" : "");
+  const head1 = cols.map((c) => el("th", { colSpan: 2, class: `gstart game-head${c.open ? "" : " closed"}`, dataset: { game: c.game } }, `Game ${c.game}${c.open ? "" : " ✓"}`));
   const short = (n) => (n.length > 4 ? n.slice(0, 3) + "." : n);
-  const head2 = cols.map(() => [0, 1].map((s) => `<th class="num${s === 0 ? " gstart" : ""}" title="${GR.esc(nm[s])}">${GR.esc(short(nm[s]))}</th>`).join("")).join("");
+  const head2 = cols.map(() => both((s) => el("th", { class: "num" + gs(s), title: nm[s] }, short(nm[s]))));
   const rows = g.sheet.map((row) => {
     const r = row.result;
     const cells = cols.map((c, gi) => {
       const closedBefore = c.closed_by !== null && c.closed_by < row.hand;
       const written = row.written.includes(gi);
-      return [0, 1].map((s) => {
-        const cls = "num hw" + (s === 0 ? " gstart" : "") + (closedBefore ? " shut" : "") + (row.closed.includes(gi) && r.winner === s ? " closer" : "");
-        if (r.kind === "dead" || !written || r.winner !== s) return `<td class="${cls}"></td>`;
-        return `<td class="${cls} win" title="+${r.points}: ${row.totals[gi][s]} in game ${c.game}">${row.totals[gi][s]}<span class="pts">+${r.points}</span></td>`;
-      }).join("");
-    }).join("");
-    const label = r.kind === "dead" ? ` <span class="muted">dead</span>` : r.kind === "knock" ? "" : ` <span class="muted">${r.kind.replace("_", " ")}</span>`;
-    return `<tr><td>${row.hand}${label}</td>${cells}</tr>`;
-  }).join("");
-  const totals = cols.map((c) => [0, 1].map((s) => `<th class="num${s === 0 ? " gstart" : ""}${c.winner === s ? " win" : ""}">${c.scores[s]}</th>`).join("")).join("");
-  const status = cols.map((c) => `<td colspan="2" class="muted game-status gstart">${c.open ? "open" : `✓ ${GR.esc(short(nm[c.winner]))} h${c.closed_by}`}</td>`).join("");
-  const boxes = `<br>Hands won: ${GR.esc(nm[0])} ${g.hands_won[0]} · ${GR.esc(nm[1])} ${g.hands_won[1]}`;
-  $("sheet").innerHTML = `<thead><tr><th rowspan="2">Hand</th>${head1}</tr><tr>${head2}</tr></thead>
-    <tbody>${rows}</tbody><tfoot><tr><th>Total</th>${totals}</tr><tr><th></th>${status}</tr></tfoot>`;
+      return both((s) => {
+        const cls = "num hw" + gs(s) + (closedBefore ? " shut" : "") + (row.closed.includes(gi) && r.winner === s ? " closer" : "");
+        if (r.kind === "dead" || !written || r.winner !== s) return el("td", { class: cls });
+        return el("td", { class: cls + " win", title: `+${r.points}: ${row.totals[gi][s]} in game ${c.game}` },
+          row.totals[gi][s], el("span", { class: "pts" }, `+${r.points}`));
+      });
+    });
+    const label = r.kind === "dead" ? [" ", el("span", { class: "muted" }, "dead")]
+      : r.kind === "knock" ? null : [" ", el("span", { class: "muted" }, r.kind.replace("_", " "))];
+    return el("tr", {}, el("td", {}, row.hand, label), cells);
+  });
+  const totals = cols.map((c) => both((s) => el("th", { class: "num" + gs(s) + (c.winner === s ? " win" : "") }, c.scores[s])));
+  const status = cols.map((c) => el("td", { colSpan: 2, class: "muted game-status gstart" }, c.open ? "open" : `✓ ${short(nm[c.winner])} h${c.closed_by}`));
+  GR.fill("sheet",
+    el("thead", {}, el("tr", {}, el("th", { rowSpan: 2 }, "Hand"), head1), el("tr", {}, head2)),
+    el("tbody", {}, rows),
+    el("tfoot", {}, el("tr", {}, el("th", {}, "Total"), totals), el("tr", {}, el("th"), status)));
   $("sheet").classList.add("hollywood");
-  const legend = [0, 1].map((s) => `${GR.esc(short(nm[s]))} = ${GR.esc(nm[s])}`).join(", ");
-  $("sheet-note").innerHTML = `Hollywood: three games at once; each cell is the running total (+ the hand's points); ✓ h3 = closed in hand 3. ${legend}.${boxes}`;
+  const legend = both((s) => `${short(nm[s])} = ${nm[s]}`).join(", ");
+  GR.fill("sheet-note",
+    `Hollywood: three games at once; each cell is the running total (+ the hand's points); ✓ h3 = closed in hand 3. ${legend}.`,
+    el("br"), `Hands won: ${nm[0]} ${g.hands_won[0]} · ${nm[1]} ${g.hands_won[1]}`);
 }
 
 function renderFinal(g, nm) {
@@ -405,16 +411,22 @@ function renderFinal(g, nm) {
   const win = f.winner === null ? "A tie" : f.winner === state.seat ? "You win!" : `${g.names[f.winner]} wins`;
   const w = f.winner === null ? 0 : f.winner;
   $("final-title").textContent = `${win} ${f.totals[w]} to ${f.totals[1 - w]}` + (f.winner !== null ? `, by ${f.margin}` : "");
-  const line = (label, key) => `<tr><td>${label}</td><td class="num">${f[key][0]}</td><td class="num">${f[key][1]}</td></tr>`;
-  $("final-table").innerHTML = `<tr><th></th><th class="num">${GR.esc(nm[0])}</th><th class="num">${GR.esc(nm[1])}</th></tr>` +
-    line("Points from hands", "points") + line("Hands won", "hands_won") + line("Game bonus", "game_bonus") +
-    line("Box bonus", "box_bonus") + line("Shutout", "shutout_bonus") + `<tr><th>Final total</th><th class="num">${f.totals[0]}</th><th class="num">${f.totals[1]}</th></tr>`;
-  $("final-explain").innerHTML = f.explain.map((l) => `<li>${GR.esc(l)}</li>`).join("");
-  $("final-hands").innerHTML = `<tr><th>Hand</th><th>Result</th><th class="num">Points</th><th class="num">Totals</th></tr>` + g.sheet.map((row) => {
-    const r = row.result;
-    const who = r.winner === null ? "nobody" : nm[r.winner];
-    return `<tr><td>${row.hand}</td><td>${r.kind.replace("_", " ")} · ${GR.esc(who)}</td><td class="num">${r.points}</td><td class="num">${row.totals.map((t) => t.join(" – ")).join(" | ")}</td></tr>`;
-  }).join("");
+  const num = (tag, x) => el(tag, { class: "num" }, x);
+  const line = (label, key) => el("tr", {}, el("td", {}, label), num("td", f[key][0]), num("td", f[key][1]));
+  GR.fill("final-table", el("tbody", {},
+    el("tr", {}, el("th"), num("th", nm[0]), num("th", nm[1])),
+    line("Points from hands", "points"), line("Hands won", "hands_won"), line("Game bonus", "game_bonus"),
+    line("Box bonus", "box_bonus"), line("Shutout", "shutout_bonus"),
+    el("tr", {}, el("th", {}, "Final total"), num("th", f.totals[0]), num("th", f.totals[1]))));
+  GR.fill("final-explain", f.explain.map((l) => el("li", {}, l)));
+  GR.fill("final-hands", el("tbody", {},
+    el("tr", {}, el("th", {}, "Hand"), el("th", {}, "Result"), num("th", "Points"), num("th", "Totals")),
+    g.sheet.map((row) => {
+      const r = row.result;
+      const who = r.winner === null ? "nobody" : nm[r.winner];
+      return el("tr", {}, el("td", {}, row.hand), el("td", {}, `${r.kind.replace("_", " ")} · ${who}`), num("td", r.points),
+        num("td", row.totals.map((t) => t.join(" – ")).join(" | ")));
+    })));
   $("final-replay").href = `/replay/${gameId}`;
   $("final-record").href = `/api/games/${gameId}/record`;
 }
@@ -422,9 +434,9 @@ function renderFinal(g, nm) {
 function showHints(hints) {
   const box = $("hints");
   box.classList.remove("hidden");
-  $("hint-list").innerHTML = hints.length
-    ? hints.map((h) => `<li><strong>${GR.esc(prettyAction(h.action))}</strong> ${h.reason ? "— " + GR.esc(prettyAction(h.reason)) : ""}</li>`).join("")
-    : "<li>No suggestion now.</li>";
+  GR.fill("hint-list", hints.length
+    ? hints.map((h) => el("li", {}, el("strong", {}, prettyAction(h.action)), " ", h.reason ? "— " + prettyAction(h.reason) : ""))
+    : el("li", {}, "No suggestion now."));
 }
 
 // ---------------------------------------------------------------- controls
