@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import io
+import random
 
+from ginrummy.actions import Action
 from ginrummy.cards import CardSet
-from ginrummy.cli import main
-from ginrummy.commands.play import TerminalPlayer, show_hand
+from ginrummy.cli import build_parser, main
+from ginrummy.commands.display import Style
+from ginrummy.commands.play import Session, play, show_hand
+from ginrummy.commands.prompt import Console
+from ginrummy.events import LAYOUT_PHASES
+from ginrummy.layout import layout_action
 from ginrummy.match import Match
 from ginrummy.players import get_player
-from ginrummy.players.driver import play_game
 from ginrummy.rules import Rules
+from ginrummy.table import Seat, Table
+
+#: Parseable actions; at any prompt at least one of them is not legal.
+CANDIDATES = ["stock", "pile", "pass", "done", "big gin", "knock As", "As", "meld As2s3s", "layoff As 0"]
+
+
+def args_of(*argv: str):
+    return build_parser().parse_args(["play", *argv])
 
 
 def test_watch_prints_every_hand_and_the_final_result(capsys):
@@ -26,20 +39,74 @@ def test_show_hand_arranges_melds_and_counts_deadwood():
     assert "[A♠ 2♠ 3♠]" in text and "K♦" in text
 
 
-def test_a_scripted_person_plays_a_whole_game_and_bad_input_is_refused():
-    asked = []
+class GarbageFirst:
+    """Answers every new prompt with garbage first, checking that each draws a reason and plays
+    nothing, then with a legal action (a seeded random one; the best layout step after a knock)."""
 
-    def person(prompt: str) -> str:
-        asked.append(prompt)
-        if "[Enter =" in prompt:
-            return ""  # layout phases: take the best layout
-        if len(asked) % 7 == 0:
-            return "knock 2x"  # not a card: refused, asked again
-        first = prompt.strip().split(" (or hint)")[0].split(", ")[-1]
-        return first
+    def __init__(self, table: Table, out: io.StringIO, seed: int = 0) -> None:
+        self.table, self.out, self.rng = table, out, random.Random(seed)
+        self.queue: list[str] = []
+        self.last_out = 0
+        self.state: tuple[int, int] | None = None
+        self.garbage_answered = 0
+        self.prompts = 0
+        self.layout_prompts = 0
 
+    def moves(self) -> tuple[int, int]:
+        return len(self.table.match.hands), len(self.table.hand.history) if self.table.hand else 0
+
+    def __call__(self, prompt: str) -> str:
+        printed = self.out.getvalue()[self.last_out :]
+        if self.state is not None:
+            # the answer before this one was garbage: nothing moved and a reason was printed
+            assert self.moves() == self.state, f"garbage {self.sent!r} played a move"
+            assert printed.strip(), f"no reason given for {self.sent!r}"
+            self.garbage_answered += 1
+        self.state = None
+        if not self.queue:
+            view = self.table.view(0)
+            self.prompts += 1
+            illegal = next(t for t in CANDIDATES if Action.parse(t) not in view.legal)
+            self.queue = ["xyz", "knock 2x", "hint", "help", illegal, "meld Kd", "undo"]
+            if view.phase in LAYOUT_PHASES:
+                self.layout_prompts += 1
+                self.queue.append(str(layout_action(view)))
+            else:
+                self.queue += ["", str(self.rng.choice(view.legal))]
+        self.sent = self.queue.pop(0)
+        if self.queue:
+            self.state = self.moves()
+        self.last_out = len(self.out.getvalue()) + len(prompt)
+        self.out.write(prompt)
+        return self.sent
+
+
+def test_every_prompt_answers_garbage_with_a_reason_and_plays_no_move():
     out = io.StringIO()
-    match = Match(Rules.preset("classic", target=30), seed=11)
-    play_game(match, [TerminalPlayer(names=("You", "simple"), inp=person, out=out), get_player("simple", seed=1)])
+    match = Match(Rules.preset("classic", target=40), seed=11, players=("You", "simple"))
+    table = Table(match, [Seat("You"), Seat("simple", get_player("simple", seed=1))])
+    script = GarbageFirst(table, out)
+    Session(table, Console(inp=script, out=out, style=Style("ascii")), person=0).play()
     assert match.is_over
-    assert "not a card" in out.getvalue() or "not an action" in out.getvalue()
+    assert script.layout_prompts > 0  # the layout prompts were fed garbage too
+    assert script.garbage_answered >= 6 * script.prompts
+    text = out.getvalue()
+    assert "not an action: 'xyz'" in text and "not a card: '2x'" in text
+    assert "Best:" in text  # hint answered at the prompts
+
+
+def test_quit_leaves_the_game_unfinished():
+    out = io.StringIO()
+    answers = iter(["hint", "q"])
+    assert play(args_of("--seed", "3"), Console(inp=lambda p: next(answers), out=out)) == 1
+    assert "Game left." in out.getvalue()
+
+
+def test_end_of_input_leaves_like_quit():
+    out = io.StringIO()
+
+    def eof(prompt: str) -> str:
+        raise EOFError
+
+    assert play(args_of("--seed", "3"), Console(inp=eof, out=out)) == 1
+    assert "Game left." in out.getvalue()
