@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
+
 from ginrummy.actions import Action
 from ginrummy.cards import CardSet
 from ginrummy.cli import build_parser, main
 from ginrummy.commands.display import Style
 from ginrummy.commands.play import Session, play, show_hand
-from ginrummy.commands.prompt import Console
+from ginrummy.commands.prompt import Console, Leave
 from ginrummy.events import LAYOUT_PHASES
 from ginrummy.layout import layout_action
 from ginrummy.match import Match
@@ -110,3 +112,18 @@ def test_end_of_input_leaves_like_quit():
 
     assert play(args_of("--seed", "3"), Console(inp=eof, out=out)) == 1
     assert "Game left." in out.getvalue()
+
+
+def test_an_illegal_move_is_explained_with_the_engines_reason():
+    out = io.StringIO()
+    match = Match(Rules(), first_dealer=1, seed=1, players=("You", "simple"))
+    table = Table(match, [Seat("You"), Seat("simple", get_player("simple", seed=1))])
+    table.start_hand(list(range(52)))  # the upcard, deck[20], is 8h; the person is offered it first
+    answers = iter(["stock", "pile", "8h", "knock 8h", "q"])
+    with pytest.raises(Leave):
+        Session(table, Console(inp=lambda p: next(answers), out=out, style=Style("ascii")), person=0).play()
+    text = out.getvalue()
+    assert "stock is not allowed now: on the first turn you take the upcard (pile) or pass" in text
+    assert "cannot discard 8h: it was just taken from the discard pile" in text
+    assert "cannot knock with 8h: it was just taken from the discard pile" in text
+    assert "is not allowed now; choose one of" not in text

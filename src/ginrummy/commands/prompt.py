@@ -17,7 +17,7 @@ from typing import TextIO
 
 from ..actions import Action
 from ..cards import cards_of
-from ..errors import NotationError
+from ..errors import IllegalActionError, NotationError
 from ..layout import LAYOUT_PHASES, layout_action
 from ..observation import SeatView
 from ..players.hints import rank_actions
@@ -111,20 +111,22 @@ class Prompt:
                     return UNDO
                 self.console.say(f"  {why}")
                 continue
-            refusal = self.refuse(table, seat, view, text)
+            refusal = self.refuse(table, seat, text)
             if refusal is None:
                 return Action.parse(text)
             self.console.say(f"  {refusal}")
 
-    def refuse(self, table: Table, seat: int, view: SeatView, text: str) -> str | None:
-        """Why ``text`` is not a legal action now, or None if it is."""
+    def refuse(self, table: Table, seat: int, text: str) -> str | None:
+        """Why ``text`` is not a legal action now, in the engine's words (the rule and its numbers),
+        or None if it is legal."""
         try:
             action = Action.parse(text)
-        except NotationError as e:
+            hand = table.hand
+            assert hand is not None
+            hand.verify(action, seat)
+        except (NotationError, IllegalActionError) as e:
             return self.style.text(str(e))
-        if action in view.legal:
-            return None
-        return f"{self.style.action(action)} is not allowed now; choose one of: {self.style.actions(view.legal)}"
+        return None
 
     def hint(self, view: SeatView) -> None:
         ranked = rank_actions(view)
