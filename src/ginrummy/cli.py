@@ -1,6 +1,9 @@
 """The ``ginrummy`` command. Each subcommand lives in its own module, loaded only when used.
 
-A subcommand module defines ``configure(parser)`` (adds its arguments) and ``run(args) -> int``.
+A subcommand module defines ``configure(parser)`` (adds its arguments) and ``run(args) -> int``,
+and may define ``check(args)``: run right after parsing, what it raises (a rules or value error)
+is a usage error, so a bad combination of options stops the command before anything starts.
+Usage errors exit with 2, as ``argparse`` does; ``python -m ginrummy`` is this command.
 """
 
 from __future__ import annotations
@@ -25,7 +28,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy: rules engine, players, apps.")
+    parser.add_argument("--version", action="version", version=f"ginrummy {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         try:
@@ -36,18 +42,26 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         p = sub.add_parser(name, help=help_text, description=help_text)
         mod.configure(p)
-        p.set_defaults(_run=mod.run)
+        p.set_defaults(_run=mod.run, _check=getattr(mod, "check", None), _parser=p)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
-        parser.print_help()
-        return 2
     from .errors import GinRummyError
 
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return 2
+        if args._check is not None:
+            try:
+                args._check(args)
+            except (GinRummyError, ValueError) as e:
+                args._parser.error(str(e))
+    except SystemExit as e:  # a usage error (2), --help or --version (0)
+        return e.code if isinstance(e.code, int) else 2
     try:
         return int(args._run(args) or 0)
     except GinRummyError as e:

@@ -299,7 +299,7 @@ RULE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != "
 def _check_name(key: str) -> None:
     if key not in RULE_NAMES:
         close = difflib.get_close_matches(key, RULE_NAMES, n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        hint = f" (did you mean {close[0]!r}?)" if close else f": the rules are {', '.join(RULE_NAMES)}"
         raise RulesError(f"unknown rule {key!r}{hint}")
 
 
