@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 
 import pytest
 
@@ -83,18 +84,59 @@ class GarbageFirst:
         return self.sent
 
 
-def test_every_prompt_answers_garbage_with_a_reason_and_plays_no_move():
+#: A card (or a meld's cards) in the typed notation, outside a word.
+ASCII_CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][shdc])+(?![A-Za-z0-9])")
+
+
+@pytest.mark.parametrize("style", ["symbols", "ascii", "plain"])
+def test_every_prompt_answers_garbage_with_a_reason_and_plays_no_move(style):
     out = io.StringIO()
     match = Match(Rules.preset("classic", target=40), seed=11, players=("You", "simple"))
     table = Table(match, [Seat("You"), Seat("simple", get_player("simple", seed=1))])
     script = GarbageFirst(table, out)
-    Session(table, Console(inp=script, out=out, style=Style("ascii")), person=0).play()
+    Session(table, Console(inp=script, out=out, style=Style(style)), person=0).play()
     assert match.is_over
     assert script.layout_prompts > 0  # the layout prompts were fed garbage too
     assert script.garbage_answered >= 6 * script.prompts
     text = out.getvalue()
     assert "not an action: 'xyz'" in text and "not a card: '2x'" in text
     assert "Best:" in text  # hint answered at the prompts
+    assert "cannot lay" in text or "is not allowed now" in text  # an illegal meld or action explained
+    # cards are written one way everywhere: the hand, the prompts, the news, every message
+    shown = re.sub(r"`[^`]*`", "", text)  # what to type, quoted in the help
+    if style == "symbols":
+        assert "♠" in text and not ASCII_CARD.search(shown), ASCII_CARD.search(shown)
+    else:
+        assert not set("♠♥♦♣") & set(text) and ASCII_CARD.search(text)
+    if style == "plain":
+        assert text.isascii() and "\x1b" not in text
+        assert not any(" | " in line or line.startswith("  ") for line in text.splitlines())
+
+
+def test_colour_only_on_a_terminal_and_never_in_plain(monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert "\x1b[1;31m" in Style.for_output("symbols", Tty()).card(CardSet.parse("Kh").mask.bit_length() - 1)
+    assert "\x1b[1;34m" in Style.for_output("ascii", Tty()).cards(CardSet.parse("Kd").mask)
+    assert "\x1b" not in Style.for_output("plain", Tty()).cards(CardSet.parse("Kd Kh").mask)
+    assert "\x1b" not in Style.for_output("symbols", io.StringIO()).cards(CardSet.parse("Kd Kh").mask)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert "\x1b" not in Style.for_output("symbols", Tty()).cards(CardSet.parse("Kd Kh").mask)
+
+
+def test_plain_and_ascii_options_reach_the_game(capsys, monkeypatch):
+    answers = iter(["pass", "q"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    assert main(["play", "--seed", "3", "--plain"]) == 1
+    out = capsys.readouterr().out
+    assert "Your hand: 10 cards." in out and out.isascii()
+    answers = iter(["pass", "q"])
+    assert main(["play", "--seed", "3", "--ascii"]) == 1
+    out = capsys.readouterr().out
+    assert "[5s 6s 7s]" in out and "══ Hand 1" in out
 
 
 def test_quit_leaves_the_game_unfinished():

@@ -10,12 +10,15 @@ A card reads the same in the hand, the prompt, the list of choices and every mes
 
 Engine messages (a refusal's reason, a hint's reason, an action's notation) name cards in the
 notation (``Kd``, melds as ``As2s3s``); :meth:`Style.text` rewrites every card name in them, so
-nothing reaches the screen in another notation. Input is read in either notation.
+nothing reaches the screen in another notation; what is quoted in backticks (what to type) stays
+as it is. Input is read in either notation.
 
->>> Style("symbols").text("cannot lay 8s8h8d: Kd is not free")
-'cannot lay 8♠ 8♥ 8♦: K♦ is not free'
+>>> Style("symbols").text("cannot lay 8s8h8d: Kd is not free; type `knock Kd`")
+'cannot lay 8♠ 8♥ 8♦: K♦ is not free; type `knock Kd`'
 >>> Style("ascii").text("meld As2s3s"), Style("plain").cards(0b111)
 ('meld As 2s 3s', 'As 2s 3s')
+>>> Style("plain").text("not a card: 'K♦x' (suit must be s, h, d, c or ♠ ♥ ♦ ♣)")
+"not a card: 'Kdx' (suit must be s, h, d, c)"
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ STYLES = ("symbols", "ascii", "plain")
 
 #: A run of card names as the engine writes them (``Kd``, or a meld ``As2s3s``), not inside a word.
 _CARDS = re.compile(r"(?<![A-Za-z0-9])((?:[A2-9TJQK][shdc])+)(?![A-Za-z0-9])")
+
+_SYMBOL_TO_LETTER = str.maketrans("♠♥♦♣♤♡♢♧", "shdcshdc")
 
 #: ANSI colours of the four suits (spades: the terminal's own foreground colour).
 _SUIT_COLOURS = ("1", "1;31", "1;34", "1;32")
@@ -78,7 +83,10 @@ class Style:
             run = m.group(1)
             return " ".join(self.card(parse_card(run[i : i + 2])) for i in range(0, len(run), 2))
 
-        return _CARDS.sub(cards, message)
+        if self.name != "symbols":  # no suit symbol on the screen: a message's list of them goes
+            message = message.replace(" or ♠ ♥ ♦ ♣", "").translate(_SYMBOL_TO_LETTER)
+        parts = message.split("`")
+        return "`".join(p if i % 2 else _CARDS.sub(cards, p) for i, p in enumerate(parts))
 
     def action(self, action: Action) -> str:
         return self.text(str(action))
@@ -91,15 +99,17 @@ class Style:
         return f"{text}." if self.plain else f"══ {text} ══"
 
     def hand(self, mask: int) -> str:
-        """The hand arranged by melds (bracketed), then the deadwood cards by rank, and the count."""
+        """The hand arranged by melds (bracketed), then the deadwood cards by rank, and the count;
+        in plain style one line each: every meld, the unmatched cards, the count."""
         dead, melds = best_arrangement(mask)
         used = 0
         for m in melds:
             used |= m
         loose = sorted(cards_of(mask & ~used), key=lambda c: (c % 13, c // 13))
         if self.plain:
-            parts = [f"meld {self.cards(m)}." for m in melds] + ([f"loose {self.cards(loose)}."] if loose else [])
-            return " ".join(parts) + f" Deadwood {dead}."
+            lines = [f"{mask.bit_count()} cards."] + [f"Meld: {self.cards(m)}." for m in melds]
+            lines += [f"Unmatched: {self.cards(loose)}."] * bool(loose) + [f"Deadwood: {dead}."]
+            return "\n".join(lines)
         groups = ["[" + self.cards(m) + "]" for m in melds] + [self.cards(loose)] * bool(loose)
         return f"{'  '.join(groups)}   deadwood {dead}"
 

@@ -11,6 +11,7 @@ starts (:mod:`.options`): a wrong player, rule or record path is a usage error, 
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from collections.abc import Callable
 
@@ -40,6 +41,13 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--delay", type=seconds, default=None, metavar="SECONDS",
         help="with --watch: print every move, pausing this long after each (0 to 60)",
     )
+    look = p.add_mutually_exclusive_group()
+    look.add_argument("--ascii", action="store_const", const="ascii", dest="style", help="suits as letters (Kd), no symbols")
+    look.add_argument(
+        "--plain", action="store_const", const="plain", dest="style",
+        help="a line mode for screen readers and pipes: letters for suits, no colour, no box drawing, one fact a line",
+    )
+    p.set_defaults(style="symbols")
     add_rule_options(p)
     p.add_argument("--seed", type=int, default=None, help="seed for the deal (a game can be replayed from it)")
     p.add_argument("--name", type=_name, default="You", help="your name on the score sheet (at most 40 characters)")
@@ -116,7 +124,7 @@ class Session:
         self.console.say(self.style.heading(f"Hand {n}: {dealer} {verb}"))
         if self.person is None and self.delay is not None:
             for seat, name in enumerate(self.table.names):
-                self.console.say(f"  {name}: {self.style.hand(hand.hands[seat])}")
+                self.console.tell(f"{name}: {self.style.hand(hand.hands[seat])}")
 
     def who(self, seat: int) -> str:
         return "you" if seat == self.person else self.table.names[seat]
@@ -136,7 +144,7 @@ class Session:
             if mine and e.kind.name not in ("STOCK", "KNOCK"):
                 continue  # the person's own move, as typed
             line = self.style.event(e, "You" if mine else self.table.names[e.seat], you=mine)
-            self.console.say(f"  {line}{'.' * self.style.plain}")
+            self.console.tell(f"{line}{'.' * self.style.plain}")
 
     def watch_news(self) -> None:
         assert self.table.hand is not None
@@ -144,7 +152,7 @@ class Session:
         for i in range(self.seen, len(history)):
             seat = history[i].seat
             e = self.table.view(seat).events[i]
-            self.console.say(f"  {self.style.event(e, self.table.names[seat])}{'.' * self.style.plain}")
+            self.console.tell(f"{self.style.event(e, self.table.names[seat])}{'.' * self.style.plain}")
             self.sleep(self.delay or 0.0)
         self.seen = len(history)
 
@@ -156,16 +164,16 @@ class Session:
             view = self.table.view(self.person)
             other = 1 - self.person
             if view.knocker is not None and view.opponent_known:
-                self.console.say(f"  {names[other]} held: {self.style.hand(view.opponent_known)}")
-            self.console.say("  " + result.explain((names[0], names[1])))
-            self.console.say(f"  Score: {names[0]} {match.scores[0]}, {names[1]} {match.scores[1]}.")
+                self.console.tell(f"{names[other]} held: {self.style.hand(view.opponent_known)}")
+            self.console.tell(result.explain((names[0], names[1])))
+            self.console.tell(f"Score: {names[0]} {match.scores[0]}, {names[1]} {match.scores[1]}.")
         else:
             score = f"score {match.scores[0]}-{match.scores[1]}"
             self.console.say(f"hand {len(match.results)}: {result.explain((names[0], names[1]))}  {score}")
 
 
 def run(args: argparse.Namespace) -> int:
-    return play(args, Console())
+    return play(args, Console(style=Style.for_output(args.style, sys.stdout)))
 
 
 def play(args: argparse.Namespace, console: Console) -> int:

@@ -28,11 +28,12 @@ QUIT_WORDS = frozenset({"q", "quit", "exit"})
 HINT_WORDS = frozenset({"hint", "?"})
 
 HELP = """\
-Type an action: stock, pile (take the top discard), pass, a card to discard (Kd or K♦),
-knock Kd (Kd face down), big gin; after a knock: meld 7h 8h 9h, layoff 7h 0 (card, meld number), done.
+Type an action: `stock`, `pile` (take the top discard), `pass`, a card to discard, `knock` and a card
+(discarded face down), `big gin`; after a knock `meld` and its cards, `layoff`, a card and the meld's
+number, `done`. A card is its rank (A 2-9 T J Q K) and suit (s h d c, or a suit symbol): `Kd`, `Th`.
 Enter in a layout takes the best next step shown in the prompt.
-Other words: hint (the expert's best choices), undo (take back your last move), help, quit (or q).
-Ctrl-D leaves too; the game is saved either way."""
+Other words: `hint` (the expert's best choices), `undo` (take back your last move), `help`, `quit` (or `q`).
+Ctrl-D leaves too."""
 
 
 class Leave(Exception):
@@ -54,12 +55,17 @@ UNDO = Undo()
 class Console:
     """Where the terminal game reads and writes: ``inp`` is :func:`input` or a test's script."""
 
-    inp: Callable[[str], str] = input
+    inp: Callable[[str], str] = field(default=lambda prompt: input(prompt))
     out: TextIO = field(default_factory=lambda: sys.stdout)
     style: Style = field(default_factory=Style)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
+
+    def tell(self, text: str) -> str:
+        """A reply or a piece of news: indented under the table, bare in plain style."""
+        self.say(text if self.style.plain else "  " + text)
+        return text
 
     def ask(self, prompt: str) -> str:
         """One line of input; the end of input (Ctrl-D) or Ctrl-C raises :class:`Leave`."""
@@ -95,7 +101,7 @@ class Prompt:
             if not text:
                 if best is not None:
                     return best
-                self.console.say("  Nothing typed: type one of the choices, or hint, help, quit.")
+                self.console.tell("Nothing typed: type one of the choices, or hint, help, quit.")
                 continue
             if word in QUIT_WORDS:
                 raise Leave(eof=False)
@@ -109,12 +115,12 @@ class Prompt:
                 why = self.can_undo()
                 if why is None:
                     return UNDO
-                self.console.say(f"  {why}")
+                self.console.tell(why)
                 continue
             refusal = self.refuse(table, seat, text)
             if refusal is None:
                 return Action.parse(text)
-            self.console.say(f"  {refusal}")
+            self.console.tell(refusal)
 
     def refuse(self, table: Table, seat: int, text: str) -> str | None:
         """Why ``text`` is not a legal action now, in the engine's words (the rule and its numbers),
@@ -131,11 +137,11 @@ class Prompt:
     def hint(self, view: SeatView) -> None:
         ranked = rank_actions(view)
         if not ranked:
-            self.console.say("  No hint: it is not your turn.")
+            self.console.tell("No hint: it is not your turn.")
             return
         for i, (a, value, reason) in enumerate(ranked[:3]):
             head = "Best" if i == 0 else "Then"
-            self.console.say(f"  {head}: {self.style.action(a)} (value {value:+.1f}): {self.style.text(reason)}")
+            self.console.tell(f"{head}: {self.style.action(a)} (value {value:+.1f}): {self.style.text(reason)}")
 
     def _question(self, view: SeatView, best: Action | None) -> str:
         choices = self.style.actions(view.legal)
@@ -146,8 +152,8 @@ class Prompt:
         return f"  {choices} (or hint, help){enter} > "
 
     def show(self, view: SeatView) -> None:
-        """The table as the person sees it before they choose."""
-        s, say = self.style, self.console.say
+        """The table as the person sees it before they choose (plain style: one fact a line)."""
+        s, c = self.style, self.console
         you, them = self.names[view.seat], self.names[1 - view.seat]
         top = s.card(view.pile[-1]) if view.pile else "none"
         facts = [
@@ -156,21 +162,20 @@ class Prompt:
             f"Discard pile top: {top}",
             f"Knock limit: {view.knock_limit}",
         ]
+        end = "." if s.plain else ""
+        c.say()
         if s.plain:
-            say()
             for f in facts:
-                say(f + ".")
-            say("Your hand: " + s.hand(view.hand))
+                c.say(f + ".")
         else:
-            say("\n" + " | ".join(facts))
-            say("  your hand: " + s.hand(view.hand))
+            c.say(" | ".join(facts))
+        c.tell("Your hand: " + s.hand(view.hand))
         if view.opponent_known:
-            say(f"{'  ' * (not s.plain)}{them} holds: {s.cards(view.opponent_known)}{'.' * s.plain}")
+            c.tell(f"{them} holds: {s.cards(view.opponent_known)}{end}")
         if view.phase in LAYOUT_PHASES and view.knocker_melds:
-            melds = [
-                f"{i}: {s.cards(cards_of(m | x))}" for i, (m, x) in enumerate(zip(view.knocker_melds, view.laid_on, strict=True))
-            ]
-            say(f"{'  ' * (not s.plain)}The knocker's melds (lay off by number): {'; '.join(melds)}{'.' * s.plain}")
+            laid = zip(view.knocker_melds, view.laid_on, strict=True)
+            melds = [f"{i}: {s.cards(cards_of(m | x))}" for i, (m, x) in enumerate(laid)]
+            c.tell(f"The knocker's melds (lay off by number): {'; '.join(melds)}{end}")
 
 
 __all__ = ["HELP", "UNDO", "Console", "Leave", "Prompt", "Undo"]
