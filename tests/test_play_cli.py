@@ -130,11 +130,11 @@ def test_colour_only_on_a_terminal_and_never_in_plain(monkeypatch):
 def test_plain_and_ascii_options_reach_the_game(capsys, monkeypatch):
     answers = iter(["pass", "q"])
     monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
-    assert main(["play", "--seed", "3", "--plain"]) == 1
+    assert main(["play", "--seed", "3", "--plain", "--no-save"]) == 1
     out = capsys.readouterr().out
     assert "Your hand: 10 cards." in out and out.isascii()
     answers = iter(["pass", "q"])
-    assert main(["play", "--seed", "3", "--ascii"]) == 1
+    assert main(["play", "--seed", "3", "--ascii", "--no-save"]) == 1
     out = capsys.readouterr().out
     assert "[5s 6s 7s]" in out and "══ Hand 1" in out
 
@@ -142,18 +142,18 @@ def test_plain_and_ascii_options_reach_the_game(capsys, monkeypatch):
 def test_quit_leaves_the_game_unfinished():
     out = io.StringIO()
     answers = iter(["hint", "q"])
-    assert play(args_of("--seed", "3"), Console(inp=lambda p: next(answers), out=out)) == 1
-    assert "Game left." in out.getvalue()
+    assert play(args_of("--seed", "3", "--no-save"), Console(inp=lambda p: next(answers), out=out)) == 1
+    assert "Game left (not saved)." in out.getvalue()
 
 
-def test_end_of_input_leaves_like_quit():
+def test_end_of_input_leaves_like_quit(tmp_path):
     out = io.StringIO()
 
     def eof(prompt: str) -> str:
         raise EOFError
 
-    assert play(args_of("--seed", "3"), Console(inp=eof, out=out)) == 1
-    assert "Game left." in out.getvalue()
+    assert play(args_of("--seed", "3", "--db", str(tmp_path / "g.sqlite3")), Console(inp=eof, out=out)) == 1
+    assert "Game saved: ginrummy play --resume --db" in out.getvalue()
 
 
 def test_an_illegal_move_is_explained_with_the_engines_reason():

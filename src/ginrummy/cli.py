@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("ginrummy.commands.play", "play a game at a plain terminal prompt, or watch two computer players"),
     "deadwood": ("ginrummy.commands.deadwood", "best melds and deadwood of some cards"),
     "score": ("ginrummy.scorekeeper", "score a game played with real cards from a JSON file"),
+    "history": ("ginrummy.commands.history", "list the finished games kept by play, tui and serve, with their records"),
     "replay": ("ginrummy.record", "check a game record against the rules and print each hand's outcome"),
     "arena": ("ginrummy.arena", "play computer players against each other and report win rates"),
     "engine": ("ginrummy.protocol", "speak the line-based JSON engine protocol on stdin/stdout"),
@@ -58,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args._check is not None:
             try:
                 args._check(args)
-            except (GinRummyError, ValueError) as e:
+            except (GinRummyError, ValueError, argparse.ArgumentTypeError) as e:
                 args._parser.error(str(e))
     except SystemExit as e:  # a usage error (2), --help or --version (0)
         return e.code if isinstance(e.code, int) else 2

@@ -6,19 +6,30 @@ A person types actions in the engine's notation at a prompt (:mod:`.prompt`): ``
 or Ctrl-D leaves. ``--watch P1 P2`` plays two computer players and prints each hand's result,
 or with ``--delay SECONDS`` every move, one at a time. Every option is checked before the game
 starts (:mod:`.options`): a wrong player, rule or record path is a usage error, exit 2.
+
+A game against the computer is saved as it is played, in the games store the web app uses
+(``--db``, default ``./ginrummy.sqlite3``, the same file as ``ginrummy serve``'s): each action
+is stored before it is shown as done (:mod:`ginrummy.saved`). ``--resume`` continues the last
+unfinished game (of ``play`` or ``tui``), and ``undo`` at the prompt takes back your last move
+(``--no-undo`` turns it off). ``--no-save`` keeps the game in memory only. Exit status: 0 when
+the game was played to its end, 1 when it was left unfinished (saved unless told not to).
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
+import sqlite3
 import sys
 import time
 from collections.abc import Callable
 
-from ..actions import Action
+from ..actions import Action, Kind
 from ..match import Match
 from ..players import PLAYERS, get_player
 from ..record import dumps, match_to_record
+from ..saved import SavedGame
+from ..storage import DEFAULT_DB, HUMAN, Store, StoreError
 from ..table import Seat, Table
 from .display import Style
 from .options import add_rule_options, rules_from_args, seconds, writable_file
@@ -55,6 +66,13 @@ def configure(p: argparse.ArgumentParser) -> None:
         "--record", type=writable_file, metavar="FILE",
         help="write the game record (JSON, with the players' names) to FILE when the game ends or is left",
     )
+    p.add_argument(
+        "--db", default=DEFAULT_DB, metavar="PATH",
+        help=f"the games store (SQLite), shared with ginrummy serve and tui (default ./{DEFAULT_DB})",
+    )
+    p.add_argument("--resume", action="store_true", help="continue the last unfinished game (its own rules and opponent)")
+    p.add_argument("--no-undo", action="store_true", help="no taking back moves in this game")
+    p.add_argument("--no-save", action="store_true", help="keep the game in memory only (no --resume, no history)")
 
 
 def _name(text: str) -> str:
@@ -69,6 +87,10 @@ def check(args: argparse.Namespace) -> None:
     rules_from_args(args)
     if args.delay is not None and not args.watch:
         raise ValueError("--delay paces --watch: give it with --watch P1 P2")
+    if args.resume and (args.watch or args.no_save):
+        raise ValueError("--resume continues a saved game of yours: it cannot go with --watch or --no-save")
+    if not args.no_save and not args.watch:
+        writable_file(args.db)  # the games store can be written (an ArgumentTypeError is a usage error)
 
 
 def show_hand(mask: int, style: Style | None = None) -> str:
@@ -77,11 +99,14 @@ def show_hand(mask: int, style: Style | None = None) -> str:
 
 
 class Session:
-    """One game at the terminal: deals, computer moves, the person's prompt, each hand's end."""
+    """One game at the terminal: deals, computer moves, the person's prompt, each hand's end.
+
+    ``game``, when given, is the saved game the table's actions go to (and ``undo`` comes from).
+    """
 
     def __init__(
         self, table: Table, console: Console, *, person: int | None, delay: float | None = None,
-        sleep: Callable[[float], object] | None = None,
+        sleep: Callable[[float], object] | None = None, game: SavedGame | None = None,
     ) -> None:
         self.table = table
         self.console = console
@@ -89,9 +114,11 @@ class Session:
         #: Watching: None prints each hand's result only; a number prints every move and pauses.
         self.delay = delay
         self.sleep = sleep or time.sleep
+        self.game = game
         self.seen = 0
         names = table.names
-        self.prompt = Prompt(console, (names[0], names[1])) if person is not None else None
+        can_undo = game.undo_refusal if game is not None else None
+        self.prompt = Prompt(console, (names[0], names[1]), can_undo=can_undo) if person is not None else None
 
     @property
     def style(self) -> Style:
@@ -99,8 +126,10 @@ class Session:
 
     def play(self) -> None:
         """Play until the game is over; raises :class:`~.prompt.Leave` when the person leaves."""
-        table, match = self.table, self.table.match
-        while not match.is_over:
+        table = self.table
+        if table.match.in_progress:
+            self.recap()
+        while not table.match.is_over:  # table.match: an undo replaces it
             if table.can_deal:
                 self.deal()
             while table.to_act is not None:
@@ -109,29 +138,43 @@ class Session:
                 else:
                     assert self.prompt is not None and self.person is not None
                     choice = self.prompt.choose(table, self.person)
-                    assert isinstance(choice, Action)  # undo is not offered here
-                    table.act(self.person, choice)
+                    if isinstance(choice, Action):
+                        table.act(self.person, choice)
+                    else:
+                        self.take_back()
+                        continue
                 self.news()
             self.hand_over()
 
     def deal(self) -> None:
         hand = self.table.start_hand()
         self.seen = 0
-        n = len(self.table.match.hands)
-        dealer = self.who(hand.dealer)
-        verb = "deal" if hand.dealer == self.person else "deals"
         self.console.say()
-        self.console.say(self.style.heading(f"Hand {n}: {dealer} {verb}"))
+        self.console.say(self.style.heading(self.dealt()))
         if self.person is None and self.delay is not None:
             for seat, name in enumerate(self.table.names):
                 self.console.tell(f"{name}: {self.style.hand(hand.hands[seat])}")
 
+    def dealt(self) -> str:
+        hand = self.table.match.hand
+        assert hand is not None
+        verb = "deal" if hand.dealer == self.person else "deals"
+        return f"Hand {len(self.table.match.hands)}: {self.who(hand.dealer)} {verb}"
+
+    def recap(self) -> None:
+        """A resumed hand: who dealt, and every step of it so far as the person saw them."""
+        self.console.say()
+        self.console.say(self.style.heading(self.dealt() + " (resumed)"))
+        self.seen = 0
+        self.news(everything=True)
+
     def who(self, seat: int) -> str:
         return "you" if seat == self.person else self.table.names[seat]
 
-    def news(self) -> None:
-        """The steps the person has not seen yet, in words (watching with a delay: every step,
-        as the player who made it saw it, then the pause)."""
+    def news(self, everything: bool = False) -> None:
+        """The steps the person has not seen yet, in words, their own moves only where they
+        learn something (the card drawn); watching with a delay: every step, as the player who
+        made it saw it, then the pause."""
         if self.person is None:
             if self.delay is not None:
                 self.watch_news()
@@ -139,12 +182,19 @@ class Session:
         events, self.seen = self.table.news(self.person, self.seen)
         for e in events:
             mine = e.seat == self.person
-            if mine and e.card < 0:
-                continue
-            if mine and e.kind.name not in ("STOCK", "KNOCK"):
+            if mine and not everything and (e.card < 0 or e.kind.name not in ("STOCK", "KNOCK")):
                 continue  # the person's own move, as typed
             line = self.style.event(e, "You" if mine else self.table.names[e.seat], you=mine)
             self.console.tell(f"{line}{'.' * self.style.plain}")
+
+    def take_back(self) -> None:
+        assert self.game is not None and self.person is not None
+        undone, dropped = self.game.undo()
+        them = self.table.names[1 - self.person]
+        after = f" and {them}'s {dropped} move{'s' * (dropped != 1)} after it" if dropped else ""
+        move = f"discard {self.style.action(undone)}" if undone.kind is Kind.DISCARD else self.style.action(undone)
+        self.console.tell(f"Undone: your move {move}{after}.")
+        self.seen = len(self.table.view(self.person).events)
 
     def watch_news(self) -> None:
         assert self.table.hand is not None
@@ -178,32 +228,68 @@ def run(args: argparse.Namespace) -> int:
 
 def play(args: argparse.Namespace, console: Console) -> int:
     """``ginrummy play`` with its input and output given (a terminal, or a test's script)."""
-    rules = rules_from_args(args)
-    person: int | None
+    game: SavedGame | None = None
     if args.watch:
         names = (args.watch[0], args.watch[1])
         seats = [Seat(names[0], get_player(names[0], seed=1)), Seat(names[1], get_player(names[1], seed=2))]
-        person = None
+        table = Table(Match(rules_from_args(args), seed=args.seed, players=names), seats)
+        person: int | None = None
     else:
-        names = (args.name, args.opponent)
-        seats = [Seat(args.name), Seat(args.opponent, get_player(args.opponent, seed=args.seed))]
-        person = PERSON
-    match = Match(rules, seed=args.seed, players=names)
-    table = Table(match, seats)
-    session = Session(table, console, person=person, delay=args.delay)
-    for line in rules.describe():
+        try:
+            store = Store(":memory:" if args.no_save else args.db)
+        except (sqlite3.Error, StoreError) as e:
+            print(f"ginrummy play: cannot use the games store {args.db}: {e}", file=sys.stderr)
+            return 2
+        if args.resume:
+            game = SavedGame.resume(store)  # NothingToResume: "ginrummy play: no unfinished game ..." (exit 2)
+            table = game.table
+            person = next(s.seat for s in game.row.seats if s.player == HUMAN)
+            console.say(f"Resuming the game {table.names[0]} against {table.names[1]}, saved in {args.db}.")
+        else:
+            names = (args.name, args.opponent)
+            seats = [Seat(args.name), Seat(args.opponent, get_player(args.opponent, seed=args.seed))]
+            table = Table(Match(rules_from_args(args), seed=args.seed, players=names), seats)
+            person = PERSON
+            game = SavedGame.start(store, table, client="play", undo=not args.no_undo)
+    session = Session(table, console, person=person, delay=args.delay, game=game)
+    for line in table.match.rules.describe():
         console.say(line)
     try:
         session.play()
-    except Leave:
-        console.say("Game left.")
-        write_record(args.record, match)
+    except Leave as leave:
+        leave_game(args, console, game, asked=not leave.eof)
+        write_record(args.record, table.match)
         return 1
     console.say()
-    for line in match.final().explain(names):
+    for line in table.match.final().explain(table.names[:2]):
         console.say(line)
-    write_record(args.record, match)
+    if game is not None and not args.no_save:
+        console.say(f"The game is in the history: ginrummy history{_db_option(args.db)}")
+    write_record(args.record, table.match)
     return 0
+
+
+def leave_game(args: argparse.Namespace, console: Console, game: SavedGame | None, *, asked: bool) -> None:
+    """Leaving: ``quit`` asks whether to keep the game for ``--resume``; Ctrl-D keeps it."""
+    if game is None or args.no_save:
+        console.say("Game left (not saved).")
+        return
+    keep = True
+    if asked:
+        try:
+            answer = console.ask("Keep this game to continue it later? [Y/n] ")
+        except Leave:
+            answer = ""
+        keep = answer.strip().lower() not in ("n", "no")
+    if keep:
+        console.say(f"Game saved: ginrummy play --resume{_db_option(args.db)} continues it.")
+    else:
+        game.abandon()
+        console.say("Game left; it will not be offered to --resume.")
+
+
+def _db_option(db: str) -> str:
+    return "" if db == DEFAULT_DB else f" --db {shlex.quote(db)}"
 
 
 def write_record(path: str | None, match: Match) -> None:

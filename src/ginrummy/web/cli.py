@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 
 from ..commands.options import port, seconds
+from ..storage import DEFAULT_DB
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=port, default=8000, help="port, 1 to 65535 (default 8000)")
     parser.add_argument(
-        "--db", default="ginrummy.sqlite3", metavar="PATH", help="SQLite database file (default ./ginrummy.sqlite3)"
+        "--db", default=DEFAULT_DB, metavar="PATH",
+        help=f"SQLite database file, shared with ginrummy play and tui (default ./{DEFAULT_DB})",
     )
     parser.add_argument(
         "--computer-delay",

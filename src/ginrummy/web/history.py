@@ -15,8 +15,8 @@ from ..events import Step
 from ..hand import Hand
 from ..match import Match
 from ..record import ReplayObserver, match_to_record
+from ..storage import GameRow, HandRow, Store, StoredMatch, deck_commitment
 from .errors import WebError, not_found
-from .storage import GameRow, HandRow, Store, StoredMatch, deck_commitment
 
 
 def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:

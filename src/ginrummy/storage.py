@@ -1,4 +1,6 @@
-"""The web app's store: games, their seats, each hand's deck, and an append-only log of actions.
+"""The games store (one SQLite file): games, their seats, each hand's deck, and an append-only log
+of actions. The web app, ``ginrummy play`` and ``ginrummy tui`` keep their games here, so one
+history holds them all; it needs nothing but the standard library (no web extra).
 
 Why a log and not snapshots: a game is *replayed* through the engine (:class:`~ginrummy.match.Match`)
 from its rules, its first dealer, each hand's deck and every action in order. That is exact,
@@ -13,6 +15,15 @@ a dropped connection or a killed server resumes exactly where the game was.
 Seats are rows (``seats``: game, seat, token hash, name, player), not columns of ``games``, so
 a game can have any number of them. The schema's version is the file's ``PRAGMA user_version``;
 a file of an older version is migrated when it is opened (:data:`SCHEMA_VERSION`).
+
+Undo never rewrites a log: a game whose last moves are taken back continues as a *new* game row
+holding the same seats, hands and the actions kept (:meth:`Store.continue_game`); the old row's
+status becomes ``replaced`` and the new row names it in ``terminal_games.replaces``.
+
+Games played at a terminal have a row in ``terminal_games`` too: which app (``play`` or ``tui``),
+whether undo is allowed, and the game it replaces; :meth:`Store.last_unfinished` finds the game
+``--resume`` continues. Game statuses: ``playing``, ``finished``, ``replaced`` (by an undo),
+``abandoned`` (left without keeping it).
 
 All SQL lives in this module, behind methods, with the parameter style in one place
 (:data:`_P`), so another database (PostgreSQL) could replace SQLite by reimplementing
@@ -33,9 +44,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..cards import card_str
-from ..match import Match
-from ..record import FORMAT, ReplayObserver, match_from_record
+from .cards import card_str
+from .hand import Hand
+from .match import Match
+from .melds import deadwood
+from .record import FORMAT, ReplayObserver, match_from_record
 
 #: The DB-API parameter placeholder of this backend (``%s`` for psycopg).
 _P = "?"
@@ -45,8 +58,15 @@ HUMAN = "human"
 
 #: The schema this code writes. 0: files made before versions were kept, with the two seats as
 #: columns of ``games`` (``token0``/``token1``, ``names``, ``opponent``, ``computer_seat``);
-#: 1: seats as rows of ``seats``.
+#: 1: seats as rows of ``seats``. A table added later (``terminal_games``) is created when a file
+#: is opened and changes no existing table, so it needs no new version (older code ignores it).
 SCHEMA_VERSION = 1
+
+#: The database file when none is named: ``ginrummy serve``, ``play`` and ``tui`` share it.
+DEFAULT_DB = "ginrummy.sqlite3"
+
+#: The terminal apps whose games ``--resume`` continues.
+TERMINAL_CLIENTS = ("play", "tui")
 
 _GAMES = """CREATE TABLE IF NOT EXISTS games (
         id TEXT PRIMARY KEY,
@@ -89,6 +109,12 @@ _SCHEMA = [
         PRIMARY KEY (game_id, seq)
     )""",
     "CREATE INDEX IF NOT EXISTS games_status ON games (status, finished)",
+    """CREATE TABLE IF NOT EXISTS terminal_games (
+        game_id TEXT PRIMARY KEY REFERENCES games (id),
+        client TEXT NOT NULL,
+        undo INTEGER NOT NULL,
+        replaces TEXT
+    )""",
 ]
 
 _GAME_COLUMNS = "id, rules, seed, first_dealer, created, finished, status, final"
@@ -314,6 +340,82 @@ class Store:
                 (time.time(), json.dumps(final), game_id),
             )
 
+    def set_status(self, game_id: str, status: str) -> None:
+        """An unfinished game becomes ``abandoned`` (left without keeping it); see the module docstring."""
+        if status not in ("playing", "abandoned"):
+            raise ValueError(f"a game can be set playing or abandoned, not {status!r}")
+        with self.connection() as c:
+            c.execute(f"UPDATE games SET status = {_P} WHERE id = {_P} AND status != 'finished'", (status, game_id))
+
+    # -- games played at a terminal --------------------------------------------------------
+
+    def mark_terminal(self, game_id: str, client: str, *, undo: bool, replaces: str | None = None) -> None:
+        """Note that ``game_id`` is played in a terminal app (``play`` or ``tui``)."""
+        if client not in TERMINAL_CLIENTS:
+            raise ValueError(f"terminal clients are {', '.join(TERMINAL_CLIENTS)}, not {client!r}")
+        with self.connection() as c:
+            c.execute(
+                f"INSERT INTO terminal_games (game_id, client, undo, replaces) VALUES ({_P}, {_P}, {_P}, {_P})",
+                (game_id, client, int(undo), replaces),
+            )
+
+    def terminal(self, game_id: str) -> tuple[str, bool, str | None] | None:
+        """``(client, undo allowed, the game it replaces)`` of a terminal game, or None."""
+        with self.connection() as c:
+            row = c.execute(
+                f"SELECT client, undo, replaces FROM terminal_games WHERE game_id = {_P}", (game_id,)
+            ).fetchone()
+        return None if row is None else (row[0], bool(row[1]), row[2])
+
+    def last_unfinished(self, clients: Sequence[str] = TERMINAL_CLIENTS) -> GameRow | None:
+        """The newest game still being played in one of these terminal apps, or None."""
+        with self.connection() as c:
+            row = c.execute(
+                f"SELECT {', '.join('g.' + col for col in _GAME_COLUMNS.split(', '))} FROM games g "
+                f"JOIN terminal_games t ON t.game_id = g.id WHERE g.status = 'playing' "
+                f"AND t.client IN ({', '.join([_P] * len(clients))}) ORDER BY g.created DESC, g.rowid DESC LIMIT 1",
+                tuple(clients),
+            ).fetchone()
+            return None if row is None else _with_seats(c, [row])[0]
+
+    def continue_game(self, old_id: str, new_id: str, *, actions: int) -> None:
+        """Undo: a new game row ``new_id`` with the rules, seats, hands and the first ``actions``
+        actions of ``old_id``, which becomes ``replaced``; one transaction, nothing deleted.
+
+        The hands are copied as they are, so the actions dropped must all belong to the hand in
+        progress (an undo within a finished hand would leave its result behind)."""
+        with self.connection() as c:
+            old = c.execute(f"SELECT status FROM games WHERE id = {_P}", (old_id,)).fetchone()
+            if old is None or old[0] != "playing":
+                raise StoreError(f"game {old_id} is not being played: {'no such game' if old is None else old[0]}")
+            c.execute(
+                f"INSERT INTO games (id, rules, seed, first_dealer, created, status) "
+                f"SELECT {_P}, rules, seed, first_dealer, {_P}, 'playing' FROM games WHERE id = {_P}",
+                (new_id, time.time(), old_id),
+            )
+            c.execute(
+                f"INSERT INTO seats (game_id, seat, token_hash, name, player) "
+                f"SELECT {_P}, seat, token_hash, name, player FROM seats WHERE game_id = {_P}",
+                (new_id, old_id),
+            )
+            c.execute(
+                f"INSERT INTO hands (game_id, hand_no, dealer, deck, nonce, result, deadwood) "
+                f"SELECT {_P}, hand_no, dealer, deck, nonce, result, deadwood FROM hands WHERE game_id = {_P}",
+                (new_id, old_id),
+            )
+            c.execute(
+                f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) "
+                f"SELECT {_P}, seq, hand_no, seat, action, created FROM actions WHERE game_id = {_P} AND seq < {_P}",
+                (new_id, old_id, actions),
+            )
+            c.execute(f"UPDATE games SET status = 'replaced' WHERE id = {_P}", (old_id,))
+            t = c.execute(f"SELECT client, undo FROM terminal_games WHERE game_id = {_P}", (old_id,)).fetchone()
+            if t is not None:
+                c.execute(
+                    f"INSERT INTO terminal_games (game_id, client, undo, replaces) VALUES ({_P}, {_P}, {_P}, {_P})",
+                    (new_id, t[0], t[1], old_id),
+                )
+
     def set_name(self, game_id: str, seat: int, name: str) -> None:
         """One seat's name (a friend who joined by link names themself)."""
         with self.connection() as c:
@@ -427,6 +529,20 @@ class Store:
         for r in rows:
             by_game[r[0]].append(HandRow(r[1], r[2], json.loads(r[3]), r[4], _loads(r[5]), _loads(r[6])))
         return [(g, by_game[g.id]) for g in games]
+
+
+def final_deadwood(hand: Hand) -> list[int]:
+    """Each seat's deadwood at the end of a finished hand (after layoffs, as scored), as
+    :meth:`Store.end_hand` keeps it."""
+    result = hand.result
+    assert result is not None
+    if result.dead:
+        return [deadwood(hand.hands[0]), deadwood(hand.hands[1])]
+    assert result.knocker is not None
+    dw = [0, 0]
+    dw[result.knocker] = result.knocker_deadwood
+    dw[1 - result.knocker] = result.defender_deadwood
+    return dw
 
 
 def _loads(text: str | None) -> Any:
