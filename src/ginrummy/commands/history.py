@@ -61,8 +61,11 @@ def line(s: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not Path(args.db).exists():
-        print(f"No games yet: {args.db} does not exist (games are kept there as they are played).")
+    if not Path(args.db).exists():  # nothing to read, and reading makes no file
+        if args.game:
+            print(f"ginrummy history: no game {args.game!r}: {args.db} does not exist", file=sys.stderr)
+            return 2
+        print(json.dumps({"games": []}) if args.json else f"No games yet: {args.db} does not exist.")
         return 0
     store = Store(args.db)
     if args.game:
