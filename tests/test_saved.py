@@ -159,7 +159,8 @@ def test_resume_after_the_process_is_killed_continues_the_same_state(tmp_path):
         proc.stdin.write(("\n".join(["pass", "stock", *cards]) + "\n").encode())
     proc.stdin.flush()
     last, quiet_since, deadline = "", time.monotonic(), time.monotonic() + 120
-    while not last or time.monotonic() - quiet_since < 1.5:  # until it waits for input, all lines read
+    # until it waits at a prompt with every line read (quiet for a while, a prompt last)
+    while not last.endswith("> ") or time.monotonic() - quiet_since < 1.5:
         assert time.monotonic() < deadline, "the game did not start"
         time.sleep(0.1)
         now = "".join(out)

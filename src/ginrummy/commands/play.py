@@ -255,7 +255,11 @@ def play(args: argparse.Namespace, console: Console) -> int:
     for line in table.match.rules.describe():
         console.say(line)
     try:
-        session.play()
+        try:
+            session.play()
+        except KeyboardInterrupt:  # Ctrl-C while the computer thinks: as Ctrl-D at a prompt
+            console.say()
+            raise Leave(eof=True) from None
     except Leave as leave:
         leave_game(args, console, game, asked=not leave.eof)
         write_record(args.record, table.match)
