@@ -251,7 +251,7 @@ def _old_schema_db(path: Path) -> list[tuple[str, int]]:
 
     from ginrummy.hand import Hand
     from ginrummy.rules import Rules
-    from ginrummy.web.storage import hash_token
+    from ginrummy.storage import hash_token
 
     conn = sqlite3.connect(path)
     for stmt in OLD_SCHEMA:
@@ -285,7 +285,7 @@ def _old_schema_db(path: Path) -> list[tuple[str, int]]:
 def test_old_schema_file_is_migrated_and_its_games_play_on(db: Path) -> None:
     import sqlite3
 
-    from ginrummy.web.storage import SCHEMA_VERSION, Store
+    from ginrummy.storage import SCHEMA_VERSION, Store
 
     games = _old_schema_db(db)
     app = create_app(db, computer_delay=0, compute="thread")
@@ -317,7 +317,7 @@ def test_old_schema_file_is_migrated_and_its_games_play_on(db: Path) -> None:
     conn.execute("PRAGMA user_version = 99")
     conn.commit()
     conn.close()
-    from ginrummy.web.storage import StoreError
+    from ginrummy.storage import StoreError
 
     with pytest.raises(StoreError, match="newer"):
         Store(db)
@@ -326,7 +326,7 @@ def test_old_schema_file_is_migrated_and_its_games_play_on(db: Path) -> None:
 def test_store_keeps_seats_as_rows_and_checks_them_on_replay(client: TestClient, db: Path) -> None:
     import sqlite3
 
-    from ginrummy.web.storage import Store, StoreError
+    from ginrummy.storage import Store, StoreError
 
     g = client.post("/api/games", json={"opponent": "human", "names": ["Ann", "Bo"]}).json()
     gid = g["id"]

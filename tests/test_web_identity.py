@@ -13,9 +13,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from ginrummy.storage import SCHEMA_VERSION
 from ginrummy.web.app import create_app
 from ginrummy.web.identity import COOKIE
-from ginrummy.web.storage import SCHEMA_VERSION
 from test_web_api import new_game, play_rest, state
 
 

@@ -14,8 +14,8 @@ import pytest
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
+from ginrummy.storage import Store  # noqa: E402
 from ginrummy.web import scorekeeper_routes  # noqa: E402
-from ginrummy.web.storage import Store  # noqa: E402
 
 #: 000's worked example: (entry, points, winner seat).
 FIVE_HANDS: list[tuple[dict[str, Any], int, int]] = [

@@ -315,7 +315,7 @@ RULE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != "
 def _check_name(key: str) -> None:
     if key not in RULE_NAMES:
         hint = _did_you_mean(key, RULE_NAMES) if isinstance(key, str) else ""
-        raise RulesError(f"unknown rule {shown(key)}{hint}")
+        raise RulesError(f"unknown rule {shown(key)}{hint or ': the rules are ' + ', '.join(RULE_NAMES)}")
 
 
 def _check_preset(name: object) -> None:

@@ -317,10 +317,20 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="classic", help="rule preset: classic, online, app, eaai")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="change one rule (repeatable)")
     p.add_argument("--seed", type=int, default=None, help="seed for the deal")
+    p.add_argument("--db", default=None, metavar="PATH", help="the games store, shared with play and serve")
+    p.add_argument("--resume", action="store_true", help="continue the last unfinished game of tui or play")
 
 
 def run(args: argparse.Namespace) -> int:
+    from . import saved
     from .commands.play import rules_from_args
 
-    GinRummyApp(rules_from_args(args), opponent=args.opponent, seed=args.seed).run()
+    if args.resume:  # the saved game's table and match, replayed; its first start_hand continues the hand
+        game = saved.resume_game(args.db)
+        app = GinRummyApp(game.match.rules, opponent=game.table.names[1])
+        app.match, app.table = game.table.match, game.table
+    else:
+        app = GinRummyApp(rules_from_args(args), opponent=args.opponent, seed=args.seed)
+        saved.save_game(app.table, args.db, client="tui")  # every action stored before it is applied
+    app.run()
     return 0

@@ -27,13 +27,13 @@ from fastapi.staticfiles import StaticFiles
 
 from ..errors import GinRummyError, shown
 from ..rules import PRESETS, Rules
+from ..storage import DEFAULT_DB, HUMAN, Store
 from . import history, inputs, scorekeeper_routes, sheets
 from .computer import STRENGTHS, ComputerRunner, Mode
 from .errors import WebError, describe, private
 from .games import Connection, GameService, Room, close_rooms
 from .identity import IdentityMiddleware, me, player_of
 from .security import SecurityHeaders
-from .storage import HUMAN, Store
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("ginrummy.web")
@@ -72,7 +72,7 @@ def rule_options() -> dict[str, Any]:
 
 
 def create_app(
-    db_path: str | Path = "ginrummy.sqlite3",
+    db_path: str | Path = DEFAULT_DB,
     *,
     computer_delay: float = 0.6,
     compute: Mode = "process",
