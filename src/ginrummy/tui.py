@@ -12,6 +12,7 @@ layout, ``h`` hint, ``o`` change the order of the hand, ``n`` next hand, ``q`` q
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
@@ -21,13 +22,16 @@ from textual.widgets import Button, Footer, Header, Static
 
 from .actions import Action, Kind
 from .cards import card_str, cards_of
+from .errors import IllegalActionError
+from .events import Phase
 from .layout import LAYOUT_PHASES
 from .match import Match
 from .melds import best_arrangement, deadwood, min_deadwood_after_discard
 from .observation import SeatView
 from .players import PLAYERS, get_player
 from .rules import Rules
-from .table import Seat, Table
+from .table import Decider, Seat, Table
+from .tui_text import PICK_KEYS, best_knock_card, no_pick_line, prompt_line, refusal_line
 
 HUMAN = 0
 COMPUTER = 1
@@ -62,6 +66,8 @@ class GinRummyApp(App[int]):
     CSS = """
     Screen { layout: vertical; }
     #status { height: 3; padding: 0 1; background: $panel; }
+    #prompt { height: auto; padding: 0 1; text-style: bold; }
+    #notice { height: auto; padding: 0 1; color: $text-warning; }
     #table { height: 5; padding: 0 1; }
     #hand { height: 3; padding: 0 1; }
     #buttons { height: 3; }
@@ -74,6 +80,7 @@ class GinRummyApp(App[int]):
         Binding("x", "act('pass')", "Pass"),
         Binding("d", "discard", "Discard"),
         Binding("k", "knock", "Knock"),
+        Binding("b", "act('big gin')", "Big gin", show=False),
         Binding("a", "auto", "Best layout"),
         Binding("h", "hint", "Hint"),
         Binding("o", "order", "Order"),
@@ -82,16 +89,32 @@ class GinRummyApp(App[int]):
         *[Binding(key, f"pick({i})", show=False) for i, key in enumerate("1234567890-")],
     ]
 
-    def __init__(self, rules: Rules, opponent: str = "simple", seed: int | None = None, delay: float = 0.4) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        opponent: str = "simple",
+        seed: int | None = None,
+        delay: float = 0.4,
+        *,
+        first_dealer: int | None = None,
+        decks: Sequence[Sequence[int]] = (),
+        player: Decider | None = None,
+    ) -> None:
+        """``first_dealer``, ``decks`` (the first hands' decks, in order) and ``player`` (a
+        computer player of one's own, named ``opponent``) set up a known game: tests, lessons."""
         super().__init__()
         self.rules = rules
         self.opponent_name = opponent
-        self.match = Match(rules, seed=seed)
-        self.table = Table(self.match, [Seat("You"), Seat(opponent, get_player(opponent, seed=seed))])
+        self.match = Match(rules, seed=seed, first_dealer=first_dealer)
+        self.decks = [list(d) for d in decks]
+        computer = player if player is not None else get_player(opponent, seed=seed)
+        self.table = Table(self.match, [Seat("You"), Seat(opponent, computer)])
         self.delay = delay
         self.order = "melds"
         self.picked: int | None = None
         self.lines: list[str] = []
+        #: The notice line: why the last key did nothing (empty once a move is played).
+        self.notice = ""
         self._events_seen = 0
 
     # -- layout -------------------------------------------------------------------------
@@ -100,9 +123,11 @@ class GinRummyApp(App[int]):
         yield Header(show_clock=False)
         with Vertical():
             yield Static(id="status")
+            yield Static(id="prompt")
             yield Static(id="table")
             yield Static(id="hand")
             yield Horizontal(id="buttons")
+            yield Static(id="notice")
             with VerticalScroll(id="log"):
                 yield Static(id="logtext")
         yield Footer()
@@ -120,7 +145,8 @@ class GinRummyApp(App[int]):
         return self.match.view(HUMAN)
 
     def start_hand(self) -> None:
-        hand = self.table.start_hand()
+        index = len(self.match.hands)
+        hand = self.table.start_hand(self.decks[index] if index < len(self.decks) else None)
         self._events_seen = 0
         self.picked = None
         self.say(f"-- hand {len(self.match.results) + 1}: {'you deal' if hand.dealer == HUMAN else 'the computer deals'} --")
@@ -133,7 +159,10 @@ class GinRummyApp(App[int]):
         if hand.is_over:
             self.finish_hand()
         elif self.table.computer_to_act:
-            self.set_timer(self.delay, self.computer_move)
+            if self.delay > 0:
+                self.set_timer(self.delay, self.computer_move)
+            else:
+                self.call_later(self.computer_move)
         self.refresh_view()
 
     def computer_move(self) -> None:
@@ -143,13 +172,28 @@ class GinRummyApp(App[int]):
         self.after_action()
 
     def apply(self, action: Action) -> None:
-        view = self.view
-        if action not in view.legal:
-            self.notify(f"{action} is not allowed now", severity="warning")
+        """Play the person's action; a refused one is explained with the engine's reason."""
+        hand = self.match.hand
+        if hand is None or hand.is_over:
+            self.warn(prompt_line(self.view, self.opponent_name))
             return
-        self.table.act(HUMAN, action)
+        if hand.current != HUMAN:
+            self.warn(f"It is {self.opponent_name}'s turn: wait for its move.")
+            return
+        try:
+            self.table.act(HUMAN, action)
+        except IllegalActionError as e:
+            self.warn(refusal_line(str(e), self.view, self.opponent_name))
+            return
         self.picked = None
+        self.warn("")
         self.after_action()
+
+    def warn(self, text: str) -> None:
+        """Show a notice on its own line above the log (cleared by the next move), never over it."""
+        self.notice = text
+        if self.screen_stack:
+            self.query_one("#notice", Static).update(text)
 
     def finish_hand(self) -> None:
         view = self.view
@@ -204,13 +248,14 @@ class GinRummyApp(App[int]):
                 for m, x in zip(view.knocker_melds, view.laid_on, strict=True)
             )
             table.append(f"Knocker's melds: {melds}")
+        self.query_one("#prompt", Static).update(prompt_line(view, self.opponent_name))
         self.query_one("#table", Static).update("\n".join(table))
         parts = []
         i = 0
         for is_meld, group in ordered_hand(view.hand, self.order):
             texts = []
             for c in group:
-                key = "1234567890-"[i] if i < 11 else " "
+                key = PICK_KEYS[i] if i < len(PICK_KEYS) else " "
                 mark = "▶" if c == self.picked else ""
                 texts.append(f"{mark}{key}:{card_markup(c)}")
                 i += 1
@@ -272,18 +317,27 @@ class GinRummyApp(App[int]):
     def action_pick(self, index: int) -> None:
         cards = self.hand_cards()
         if 0 <= index < len(cards):
-            self.picked = cards[index]
+            # The picked card's key again puts it back.
+            self.picked = None if self.picked == cards[index] else cards[index]
+            self.warn("")
             self.refresh_view()
+        else:
+            self.warn(f"No card at position {PICK_KEYS[index]}: your hand has {len(cards)} cards.")
 
     def action_discard(self) -> None:
         if self.picked is None:
-            self.notify("pick a card first (keys 1-9, 0, -)")
+            self.warn(no_pick_line(self.view, False, self.opponent_name))
             return
         self.apply(Action.discard(self.picked))
 
     def action_knock(self) -> None:
+        view = self.view
         if self.picked is None:
-            self.notify("pick the card to discard face down first")
+            if view.my_turn and view.phase is Phase.DISCARD and not any(a.kind is Kind.KNOCK for a in view.legal):
+                # Say how far the hand is from a knock: the engine's refusal of the best one.
+                self.apply(best_knock_card(view))
+            else:
+                self.warn(no_pick_line(view, True, self.opponent_name))
             return
         self.apply(Action.knock(self.picked))
 
