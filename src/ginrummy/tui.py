@@ -18,7 +18,8 @@ from typing import ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Static
+from textual.widgets import Button, Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
 
 from .actions import Action, Kind
 from .cards import card_str, cards_of
@@ -26,16 +27,27 @@ from .errors import IllegalActionError
 from .events import Phase
 from .layout import LAYOUT_PHASES
 from .match import Match
-from .melds import best_arrangement, deadwood, min_deadwood_after_discard
+from .melds import best_arrangement, deadwood, min_deadwood_after_discard, points
 from .observation import SeatView
 from .players import PLAYERS, get_player
 from .rules import Rules
 from .table import Decider, Seat, Table
-from .tui_text import PICK_KEYS, best_knock_card, no_pick_line, prompt_line, refusal_line
+from .tui_text import (
+    PICK_KEYS,
+    action_label,
+    best_knock_card,
+    layout_choices,
+    meld_cards,
+    no_pick_line,
+    prompt_line,
+    refusal_line,
+)
 
 HUMAN = 0
 COMPUTER = 1
 ORDERS = ("melds", "rank", "suit")
+#: How many ranked hints are shown.
+HINTS = 3
 _RED = (1, 2)  # hearts, diamonds
 
 
@@ -72,6 +84,9 @@ class GinRummyApp(App[int]):
     #hand { height: 3; padding: 0 1; }
     #buttons { height: 3; }
     #buttons Button { margin: 0 1 0 0; min-width: 8; }
+    #choices { height: auto; max-height: 9; display: none; margin: 0 1; }
+    #choices.shown { display: block; }
+    #hints { height: auto; padding: 0 1; color: $text-accent; }
     #log { height: 1fr; border: round $primary; padding: 0 1; }
     """
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
@@ -115,6 +130,10 @@ class GinRummyApp(App[int]):
         self.lines: list[str] = []
         #: The notice line: why the last key did nothing (empty once a move is played).
         self.notice = ""
+        #: The layout choices on show, in the order of the list (the default first).
+        self.choices: list[Action] = []
+        #: The hints on show (the best first), until the next move.
+        self.hints: list[str] = []
         self._events_seen = 0
 
     # -- layout -------------------------------------------------------------------------
@@ -127,7 +146,9 @@ class GinRummyApp(App[int]):
             yield Static(id="table")
             yield Static(id="hand")
             yield Horizontal(id="buttons")
+            yield OptionList(id="choices")
             yield Static(id="notice")
+            yield Static(id="hints")
             with VerticalScroll(id="log"):
                 yield Static(id="logtext")
         yield Footer()
@@ -155,6 +176,7 @@ class GinRummyApp(App[int]):
     def after_action(self) -> None:
         hand = self.match.hand
         assert hand is not None
+        self.show_hints([])
         self.log_events()
         if hand.is_over:
             self.finish_hand()
@@ -243,13 +265,45 @@ class GinRummyApp(App[int]):
             f"{self.opponent_name}: {view.opponent_size} cards; known: {known}",
         ]
         if view.knocker_melds:
-            melds = "  ".join(
-                "\\[" + " ".join(card_markup(c) for c in cards_of(m | x)) + "]"
-                for m, x in zip(view.knocker_melds, view.laid_on, strict=True)
-            )
-            table.append(f"Knocker's melds: {melds}")
+            label = "Your melds" if view.knocker == HUMAN else f"{self.opponent_name}'s melds (the knocker)"
+            table.append(f"{label}: " + self.melds_text(view.knocker_melds, view.laid_on))
+        if view.defender_melds and view.knocker == HUMAN:
+            table.append(f"{self.opponent_name}'s melds: " + self.melds_text(view.defender_melds))
         self.query_one("#prompt", Static).update(prompt_line(view, self.opponent_name))
         self.query_one("#table", Static).update("\n".join(table))
+        self.query_one("#hand", Static).update(self.hand_text(view))
+        self.draw_choices(view)
+        self.draw_buttons(view)
+
+    def melds_text(self, melds: Sequence[int], laid_on: Sequence[int] = ()) -> str:
+        """Melds on the table, each in brackets; cards laid off on a meld after a ``+``."""
+        out = []
+        for i, m in enumerate(melds):
+            text = " ".join(card_markup(c) for c in meld_cards(m))
+            extra = laid_on[i] if i < len(laid_on) else 0
+            if extra:
+                text += " + " + " ".join(card_markup(c) for c in cards_of(extra))
+            out.append("\\[" + text + "]")
+        return "  ".join(out)
+
+    def hand_text(self, view: SeatView) -> str:
+        """Your cards: with their keys while you play; after a knock, what is laid and what is left."""
+        if view.phase in LAYOUT_PHASES or view.phase is Phase.OVER and view.knocker is not None:
+            mine = view.knocker_melds if view.knocker == HUMAN else view.defender_melds
+            free = view.hand
+            for m in mine:
+                free &= ~m
+            laid_off = 0
+            if view.knocker != HUMAN:
+                for c, _ in view.layoffs:
+                    laid_off |= 1 << c
+            free &= ~laid_off
+            parts = []
+            if view.knocker != HUMAN and laid_off:
+                parts.append("laid off " + " ".join(card_markup(c) for c in cards_of(laid_off)))
+            loose = " ".join(card_markup(c) for c in cards_of(free)) or "none"
+            parts.append(f"not in melds: {loose} (deadwood {points(free)})")
+            return "Your hand: " + "; ".join(parts)
         parts = []
         i = 0
         for is_meld, group in ordered_hand(view.hand, self.order):
@@ -264,8 +318,35 @@ class GinRummyApp(App[int]):
             count = f"   deadwood {deadwood(view.hand)}"
         else:
             count = f"   deadwood {deadwood(view.hand)}; after the best discard {min_deadwood_after_discard(view.hand)}"
-        self.query_one("#hand", Static).update("Your hand: " + "  ".join(parts) + count)
-        self.draw_buttons(view)
+        return "Your hand: " + "  ".join(parts) + count
+
+    def draw_choices(self, view: SeatView) -> None:
+        """The layout choices, the best arrangement's next step first, each with the count it reaches."""
+        box = self.query_one("#choices", OptionList)
+        show = view.my_turn and view.phase in LAYOUT_PHASES
+        box.set_class(show, "shown")
+        if not show:
+            self.choices = []
+            box.clear_options()
+            return
+        noun = "deadwood" if view.phase is Phase.LAYOUT else "count after layoffs"
+        ranked = layout_choices(view)
+        self.choices = [a for a, _ in ranked]
+        box.clear_options()
+        options = []
+        for i, (a, left) in enumerate(ranked):
+            key = PICK_KEYS[i] if i < 9 else " "
+            tag = "  [b](best)[/]" if i == 0 else ""
+            options.append(Option(f"{key}  {action_label(a, view, card_markup)}  ->  {noun} {left}{tag}"))
+        box.add_options(options)
+        box.highlighted = 0
+        box.focus()
+
+    def show_hints(self, lines: list[str]) -> None:
+        self.hints = lines
+        if self.screen_stack:
+            widget = self.query_one("#hints", Static)
+            widget.update("\n".join(lines))
 
     def draw_buttons(self, view: SeatView) -> None:
         box = self.query_one("#buttons", Horizontal)
@@ -287,7 +368,7 @@ class GinRummyApp(App[int]):
                 buttons.append(Button(label, name="knock", variant="success"))
         if view.phase in LAYOUT_PHASES and view.my_turn:
             buttons.append(Button("Best layout", name="auto", variant="primary"))
-        if view.my_turn and view.phase not in LAYOUT_PHASES:
+        if view.my_turn:
             buttons.append(Button("Hint", name="hint"))
         hand = self.match.hand
         if hand is not None and hand.is_over and not self.match.is_over:
@@ -315,6 +396,12 @@ class GinRummyApp(App[int]):
         self.apply(Action.parse(word))
 
     def action_pick(self, index: int) -> None:
+        if self.choices:
+            if index < min(len(self.choices), 9):
+                self.apply(self.choices[index])
+            else:
+                self.warn(f"No choice {PICK_KEYS[index]}: there are {len(self.choices)} (use the arrows and Enter).")
+            return
         cards = self.hand_cards()
         if 0 <= index < len(cards):
             # The picked card's key again puts it back.
@@ -341,20 +428,32 @@ class GinRummyApp(App[int]):
             return
         self.apply(Action.knock(self.picked))
 
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if 0 <= event.option_index < len(self.choices):
+            self.apply(self.choices[event.option_index])
+
     def action_auto(self) -> None:
+        view = self.view
+        if not (view.my_turn and view.phase in LAYOUT_PHASES):
+            self.warn(f"The best layout is for after a knock. {prompt_line(view, self.opponent_name)}")
+            return
         self.table.lay_out(HUMAN)
+        self.warn("")
         self.after_action()
 
     def action_hint(self) -> None:
+        """The expert's ranking of your choices (the web app's hints): the best three, each with its reason."""
         view = self.view
-        if not view.my_turn or view.phase in LAYOUT_PHASES:
+        if not view.my_turn:
+            self.warn(prompt_line(view, self.opponent_name))
             return
         from .players.hints import rank_actions
 
-        ranked = rank_actions(view)
-        if ranked:
-            best, _, why = ranked[0]
-            self.say(f"Hint: {best}" + (f" ({why})" if why else ""))
+        ranked = rank_actions(view)[:HINTS]
+        lines = []
+        for i, (a, _, why) in enumerate(ranked):
+            lines.append(f"Hint {i + 1}: {action_label(a, view, card_markup)}" + (f": {why}" if why else ""))
+        self.show_hints(lines)
 
     def action_order(self) -> None:
         self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]

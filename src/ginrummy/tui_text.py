@@ -12,15 +12,22 @@ from collections.abc import Callable
 from .actions import Action, Kind
 from .cards import card_str, cards_of
 from .events import Phase
-from .melds import deadwood
+from .layout import layout_action, layout_outcomes
+from .melds import deadwood, is_set
 from .observation import SeatView
+
+Show = Callable[[int], str]
+
+
+def _plain(card: int) -> str:
+    return card_str(card, True)
 
 #: The keys that pick a card by its position in the hand.
 PICK_KEYS = "1234567890-"
 PICK_HELP = "1-9, 0, -"
 
 
-def prompt_line(view: SeatView, opponent: str, show: Callable[[int], str] = lambda c: card_str(c, True)) -> str:
+def prompt_line(view: SeatView, opponent: str, show: Show = _plain) -> str:
     """What the person may do now, with the keys, from the legal actions of their view."""
     if view.phase is Phase.OVER:
         return "The hand is over: n for the next hand."
@@ -84,4 +91,42 @@ def best_knock_card(view: SeatView) -> Action:
     return Action.knock(card)
 
 
-__all__ = ["PICK_HELP", "PICK_KEYS", "best_knock_card", "no_pick_line", "prompt_line", "refusal_line"]
+def meld_cards(meld: int) -> list[int]:
+    """A meld's cards in reading order: a run low to high, a set by suit."""
+    cards = cards_of(meld)
+    return sorted(cards, key=lambda c: (c % 13, c // 13)) if is_set(meld) else cards
+
+
+def action_label(a: Action, view: SeatView, show: Show = _plain) -> str:
+    """An action in a player's words, its cards drawn by ``show``."""
+    k = a.kind
+    if k is Kind.MELD:
+        return "meld " + " ".join(show(c) for c in meld_cards(a.meld))
+    if k is Kind.LAYOFF:
+        target = view.knocker_melds[a.target] | view.laid_on[a.target]
+        return f"lay off {show(a.card)} on " + " ".join(show(c) for c in meld_cards(target))
+    if k is Kind.DONE:
+        return "done: no more layoffs" if view.phase is Phase.LAYOFF else "done: the other cards are deadwood"
+    if k is Kind.DISCARD:
+        return f"discard {show(a.card)}"
+    if k is Kind.KNOCK:
+        return f"knock with {show(a.card)} face down"
+    if k is Kind.PILE:
+        return f"take {show(view.pile[-1])}" if view.pile else "take the upcard"
+    return {Kind.STOCK: "draw from the stock", Kind.PASS: "pass", Kind.BIG_GIN: "big gin"}.get(k, str(a))
+
+
+def layout_choices(view: SeatView) -> list[tuple[Action, int]]:
+    """The legal layout actions with the count each still reaches: the default layout's next
+    action first (the best arrangement, offered first), then the others, lowest count first."""
+    default = layout_action(view)
+    outcomes = layout_outcomes(view)
+    first = [(a, n) for a, n in outcomes if a == default]
+    rest = sorted(((a, n) for a, n in outcomes if a != default), key=lambda t: t[1])
+    return first + rest
+
+
+__all__ = [
+    "PICK_HELP", "PICK_KEYS", "action_label", "best_knock_card", "layout_choices", "meld_cards", "no_pick_line",
+    "prompt_line", "refusal_line",
+]
