@@ -55,6 +55,7 @@ def make_app(
     decks: Sequence[Sequence[int]],
     moves: Sequence[str] = (),
     rules: Rules | None = None,
+    delay: float = 0.0,
     **kw: object,
 ) -> GinRummyApp:
     """An app where you (seat 0) are the non-dealer of the first hand, dealt from ``decks``."""
@@ -62,7 +63,7 @@ def make_app(
         rules or Rules.preset("classic"),
         opponent="Sam",
         seed=1,
-        delay=0.0,
+        delay=delay,
         first_dealer=1,
         decks=decks,
         player=Scripted(moves),

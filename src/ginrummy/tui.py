@@ -18,6 +18,7 @@ from typing import ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
 from textual.widgets import Button, Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -32,6 +33,7 @@ from .observation import SeatView
 from .players import PLAYERS, get_player
 from .rules import Rules
 from .table import Decider, Seat, Table
+from .tui_sheet import SheetScreen, hand_lines, sheet_lines
 from .tui_text import (
     PICK_KEYS,
     action_label,
@@ -80,7 +82,7 @@ class GinRummyApp(App[int]):
     #status { height: 3; padding: 0 1; background: $panel; }
     #prompt { height: auto; padding: 0 1; text-style: bold; }
     #notice { height: auto; padding: 0 1; color: $text-warning; }
-    #table { height: 5; padding: 0 1; }
+    #table { height: auto; min-height: 2; padding: 0 1; }
     #hand { height: 3; padding: 0 1; }
     #buttons { height: 3; }
     #buttons Button { margin: 0 1 0 0; min-width: 8; }
@@ -100,6 +102,7 @@ class GinRummyApp(App[int]):
         Binding("h", "hint", "Hint"),
         Binding("o", "order", "Order"),
         Binding("n", "next_hand", "Next hand"),
+        Binding("g", "sheet", "Score sheet"),
         Binding("q", "quit", "Quit"),
         *[Binding(key, f"pick({i})", show=False) for i, key in enumerate("1234567890-")],
     ]
@@ -162,6 +165,11 @@ class GinRummyApp(App[int]):
     # -- game flow ----------------------------------------------------------------------
 
     @property
+    def board(self) -> Screen[object]:
+        """The table's screen (under the score sheet when that is open): the widgets to draw."""
+        return self.screen_stack[0]
+
+    @property
     def view(self) -> SeatView:
         return self.match.view(HUMAN)
 
@@ -215,15 +223,15 @@ class GinRummyApp(App[int]):
         """Show a notice on its own line above the log (cleared by the next move), never over it."""
         self.notice = text
         if self.screen_stack:
-            self.query_one("#notice", Static).update(text)
+            self.board.query_one("#notice", Static).update(text)
 
     def finish_hand(self) -> None:
         view = self.view
         result = view.result
         if result is not None:
             self.say(result.explain(("You", self.opponent_name)))
-        if view.knocker is not None:
-            self.say(f"{self.opponent_name} held: " + " ".join(card_markup(c) for c in cards_of(view.opponent_known)))
+        for line in hand_lines(view, ("You", self.opponent_name), card_markup)[1:]:
+            self.say(line)
         self.say(f"Score: you {self.match.scores[0]}, {self.opponent_name} {self.match.scores[1]}")
         if self.match.is_over:
             for line in self.match.final().explain(("You", self.opponent_name)):
@@ -231,6 +239,7 @@ class GinRummyApp(App[int]):
             self.say("Game over. Press q to quit.")
         else:
             self.say("Press n for the next hand.")
+        self.action_sheet()
 
     def log_events(self) -> None:
         view = self.view
@@ -242,8 +251,8 @@ class GinRummyApp(App[int]):
     def say(self, line: str) -> None:
         self.lines.append(line)
         if self.screen_stack:
-            self.query_one("#logtext", Static).update("\n".join(self.lines[-200:]))
-            self.query_one("#log", VerticalScroll).scroll_end(animate=False)
+            self.board.query_one("#logtext", Static).update("\n".join(self.lines[-200:]))
+            self.board.query_one("#log", VerticalScroll).scroll_end(animate=False)
 
     # -- drawing ------------------------------------------------------------------------
 
@@ -254,7 +263,7 @@ class GinRummyApp(App[int]):
         view = self.view
         hand = self.match.hand
         turn = "your turn" if view.my_turn else ("hand over" if hand is not None and hand.is_over else "computer's turn")
-        self.query_one("#status", Static).update(
+        self.board.query_one("#status", Static).update(
             f"You {view.scores[0]}  ·  {self.opponent_name} {view.scores[1]}  ·  target {self.rules.target}"
             f"  ·  knock limit {view.knock_limit}  ·  [b]{turn}[/] ({view.phase.value.replace('_', ' ')})"
         )
@@ -264,14 +273,16 @@ class GinRummyApp(App[int]):
             f"Stock: {view.stock_size} cards    Discard pile: {top}",
             f"{self.opponent_name}: {view.opponent_size} cards; known: {known}",
         ]
-        if view.knocker_melds:
+        if view.phase is Phase.OVER:
+            table.extend(hand_lines(view, ("You", self.opponent_name), card_markup))
+        elif view.knocker_melds:
             label = "Your melds" if view.knocker == HUMAN else f"{self.opponent_name}'s melds (the knocker)"
             table.append(f"{label}: " + self.melds_text(view.knocker_melds, view.laid_on))
-        if view.defender_melds and view.knocker == HUMAN:
+        if view.defender_melds and view.knocker == HUMAN and view.phase is not Phase.OVER:
             table.append(f"{self.opponent_name}'s melds: " + self.melds_text(view.defender_melds))
-        self.query_one("#prompt", Static).update(prompt_line(view, self.opponent_name))
-        self.query_one("#table", Static).update("\n".join(table))
-        self.query_one("#hand", Static).update(self.hand_text(view))
+        self.board.query_one("#prompt", Static).update(prompt_line(view, self.opponent_name))
+        self.board.query_one("#table", Static).update("\n".join(table))
+        self.board.query_one("#hand", Static).update(self.hand_text(view))
         self.draw_choices(view)
         self.draw_buttons(view)
 
@@ -322,7 +333,7 @@ class GinRummyApp(App[int]):
 
     def draw_choices(self, view: SeatView) -> None:
         """The layout choices, the best arrangement's next step first, each with the count it reaches."""
-        box = self.query_one("#choices", OptionList)
+        box = self.board.query_one("#choices", OptionList)
         show = view.my_turn and view.phase in LAYOUT_PHASES
         box.set_class(show, "shown")
         if not show:
@@ -345,11 +356,11 @@ class GinRummyApp(App[int]):
     def show_hints(self, lines: list[str]) -> None:
         self.hints = lines
         if self.screen_stack:
-            widget = self.query_one("#hints", Static)
+            widget = self.board.query_one("#hints", Static)
             widget.update("\n".join(lines))
 
     def draw_buttons(self, view: SeatView) -> None:
-        box = self.query_one("#buttons", Horizontal)
+        box = self.board.query_one("#buttons", Horizontal)
         box.remove_children()
         buttons: list[Button] = []
         legal = view.legal
@@ -463,6 +474,20 @@ class GinRummyApp(App[int]):
         hand = self.match.hand
         if hand is not None and hand.is_over and not self.match.is_over:
             self.start_hand()
+        elif self.match.is_over:
+            self.warn("The game is over: q to quit.")
+        else:
+            self.warn(f"Finish this hand first. {prompt_line(self.view, self.opponent_name)}")
+
+    def action_sheet(self) -> None:
+        """The score sheet screen; after a hand, with both hands laid out above it."""
+        names = ("You", self.opponent_name)
+        hand = self.match.hand
+        over = hand is not None and hand.is_over
+        n = len(self.match.results)
+        title = f"Hand {n} is over: the score sheet" if over else "The score sheet"
+        laid = hand_lines(self.view, names, card_markup) if over else []
+        self.push_screen(SheetScreen(title, laid, sheet_lines(self.match.sheet, names), self.table.can_deal))
 
 
 def configure(p: argparse.ArgumentParser) -> None:
