@@ -93,7 +93,8 @@ def test_a_refused_discard_gives_the_engines_reason() -> None:
             await pilot.press("d")
             why = hand.refusal(Action.discard(parse_card("Qd")))
             assert why is not None and "just taken from the discard pile" in why[0]
-            assert why[0][1:] in notice(app)
+            # The engine's words, its card names written as every card on the screen is.
+            assert why[0].replace("Qd", "Q♦")[1:] in notice(app)
             assert hand.hands[0] >> parse_card("Qd") & 1  # still held: nothing was played
             await pilot.press("s")
             assert "Stock is not allowed now: discard a card (or knock)." in notice(app)

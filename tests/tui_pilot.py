@@ -96,3 +96,22 @@ def screen_text(app: GinRummyApp) -> str:
                       color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return "\n".join(line.rstrip() for line in console.export_text().splitlines())
+
+
+def card_cells(app: GinRummyApp) -> list[tuple[str, str, str]]:
+    """Every drawn piece of text holding a suit symbol, with its colour and background (hex)."""
+    out = []
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    for line in update.strips:
+        for strip in line:
+            for seg in strip:
+                if seg.style is None or not any(s in seg.text for s in "♠♥♦♣"):
+                    continue
+                fg, bg = seg.style.color, seg.style.bgcolor
+                assert fg is not None and bg is not None and fg.triplet and bg.triplet, seg
+                out.append((seg.text.strip(), fg.triplet.hex, bg.triplet.hex))
+    return out
+
+
+def footer_line(app: GinRummyApp) -> str:
+    return screen_text(app).splitlines()[-1]

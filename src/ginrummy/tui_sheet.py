@@ -23,16 +23,11 @@ from .melds import points
 from .observation import SeatView
 from .scoresheet import ScoreSheet
 from .scoring import HandResult
-from .tui_text import meld_cards
+from .tui_text import by_rank, meld_cards
 
 Show = Callable[[int], str]
 
 _KIND_WORDS = {"knock": "knock", "undercut": "undercut", "gin": "gin", "big_gin": "big gin"}
-
-
-def by_rank(mask: int) -> list[int]:
-    """Loose cards in rank order (then suit), as a player reads deadwood."""
-    return sorted(cards_of(mask), key=lambda c: (c % 13, c // 13))
 
 
 def result_words(result: HandResult, names: Sequence[str]) -> str:
@@ -130,6 +125,7 @@ class SheetScreen(ModalScreen[None]):
     SheetScreen { align: center middle; }
     SheetScreen > VerticalScroll { width: 100%; height: 1fr; border: round $primary; padding: 0 1; background: $surface; }
     SheetScreen #sheet-hand { margin: 0 0 1 0; }
+    SheetScreen.ascii > VerticalScroll { border: ascii $primary; scrollbar-size: 0 0; }
     """
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
         Binding("n", "next", "Next hand"),
@@ -137,8 +133,8 @@ class SheetScreen(ModalScreen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, title: str, hand: list[str], sheet: list[str], can_deal: bool) -> None:
-        super().__init__()
+    def __init__(self, title: str, hand: list[str], sheet: list[str], can_deal: bool, ascii: bool = False) -> None:
+        super().__init__(classes="ascii" if ascii else None)
         self.heading = title
         self.hand = hand
         self.sheet = sheet
@@ -163,4 +159,4 @@ class SheetScreen(ModalScreen[None]):
         await self.app.run_action("next_hand")
 
 
-__all__ = ["SheetScreen", "by_rank", "hand_lines", "result_words", "sheet_lines"]
+__all__ = ["SheetScreen", "hand_lines", "result_words", "sheet_lines"]
