@@ -87,7 +87,7 @@ class GinRummyApp(App[int]):
     #hand { height: auto; padding: 0 1; }
     #buttons { height: 1; margin: 0 1; }
     #buttons Button { margin: 0 1 0 0; min-width: 6; }
-    #choices { height: auto; max-height: 9; display: none; margin: 0 1; }
+    #choices { height: auto; max-height: 8; display: none; margin: 0 1; }
     #choices.shown { display: block; }
     /* The highlight stays on backgrounds the suit colours are checked against (see get_theme_variable_defaults). */
     #choices, #choices:focus { background: $surface; background-tint: $foreground 0%; }
@@ -267,7 +267,9 @@ class GinRummyApp(App[int]):
         the log gives up the room and stays anchored at its latest line."""
         self.notice = text
         if self.screen_stack:
-            self.board.query_one("#notice", Static).update(text)
+            widget = self.board.query_one("#notice", Static)
+            widget.update(text)
+            widget.display = bool(text)
 
     def finish_hand(self) -> None:
         for line in hand_lines(self.view, self.names, self.style.markup):

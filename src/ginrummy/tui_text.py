@@ -158,11 +158,11 @@ def prompt_line(view: SeatView, opponent: str, show: Show = _plain) -> str:
             text += "; or big gin (b)"
         return text + "."
     if p is Phase.LAYOUT:
-        return "Lay out your melds one by one (1-9 or Enter), then done; a lays out the best."
+        return "Lay out your melds one by one (1-9 or Enter), then done; a: the best."
     if p is Phase.DEFENDER_LAYOUT:
-        return "Lay out your own melds (1-9 or Enter), then done; a lays out the best."
+        return "Lay out your own melds (1-9 or Enter), then done; a: the best."
     if p is Phase.LAYOFF:
-        return "Lay off your deadwood on the knocker's melds (1-9 or Enter), then done; a for the best."
+        return "Lay off cards on the knocker's melds (1-9 or Enter), then done; a: the best."
     return ""
 
 
