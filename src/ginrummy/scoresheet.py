@@ -440,6 +440,18 @@ class ScoreSheet:
     def hands_won(self) -> tuple[int, ...]:
         return tuple(self._wins)
 
+    def boxes(self, game: int = 0) -> tuple[int, ...]:
+        """Boxes each seat has in one game so far: hands won there plus Oklahoma extra boxes
+        (each is worth the box bonus once the game is over).
+
+        >>> s = ScoreSheet(Rules())
+        >>> s.add(HandResult(kind='gin', winner=1, points=40, knocker=1, extra_boxes=2))
+        >>> s.boxes()
+        (0, 3)
+        """
+        col = self._games[game]
+        return tuple(w + x for w, x in zip(col.wins, col.extra, strict=True))
+
     @property
     def is_over(self) -> bool:
         return all(not c.open for c in self._games)
