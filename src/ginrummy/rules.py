@@ -75,6 +75,12 @@ class Rules:
     first_dealer: FirstDealer = "high_cut"
     next_dealer: NextDealer = "winner"
     hollywood: bool = False
+    # Three and four players (``ginrummy.multisheet``); a two-player game ignores them.
+    #: Three players: the rule set's game, box and shutout bonuses (off: hand points only).
+    three_player_bonuses: bool = True
+    #: Four players in two teams: the team target, and whether the game and box bonuses apply.
+    team_target: int = 125
+    team_bonuses: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -96,6 +102,8 @@ class Rules:
             raise RulesError(f"rule dead_hand_stock must be 0 to 10, not {self.dead_hand_stock}")
         if self.target < 1:
             raise RulesError(f"rule target must be at least 1, not {self.target}")
+        if self.team_target < 1:
+            raise RulesError(f"rule team_target must be at least 1, not {self.team_target}")
         for name in ("gin_bonus", "undercut_bonus", "big_gin_bonus", "game_bonus", "box_bonus", "shutout_bonus"):
             if getattr(self, name) < 0:
                 raise RulesError(f"rule {name} cannot be negative ({getattr(self, name)})")
@@ -294,6 +302,8 @@ def _preset_rules(name: str) -> Rules:
 
 
 RULE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != "name")
+#: The rules only games of three or four players use (a two-player table's forms leave them out).
+GROUP_RULES: tuple[str, ...] = ("three_player_bonuses", "team_target", "team_bonuses")
 
 
 def _check_name(key: str) -> None:
