@@ -144,6 +144,12 @@ class ThreeSheet(Ledger[SeatedResult]):
         self.add(seated)
         return seated
 
+    def replace_hand(self, index: int, result: HandResult) -> SeatedResult:
+        """Correct hand ``index`` (0-based), played by the same two; later hands are checked again."""
+        seated = SeatedResult(self.rows[index].result.pairing, result)
+        self.replace(index, seated)
+        return seated
+
 
 @dataclass(frozen=True, slots=True)
 class RoundResult:
@@ -275,6 +281,15 @@ class TeamSheet(Ledger[RoundResult]):
         a, b = self.next_round
         entry = RoundResult((SeatedResult(a, results[0]), SeatedResult(b, results[1])))
         self.add(entry)
+        return entry
+
+    def replace_round(self, index: int, results: Sequence[HandResult]) -> RoundResult:
+        """Correct hand ``index`` (0-based): its two tables' results, in the order played."""
+        if len(results) != 2:
+            raise IllegalActionError("a hand of the team game has two tables", rule="hand_result")
+        a, b = self.rows[index].result.tables
+        entry = RoundResult((SeatedResult(a.pairing, results[0]), SeatedResult(b.pairing, results[1])))
+        self.replace(index, entry)
         return entry
 
     @staticmethod
