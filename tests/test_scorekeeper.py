@@ -10,7 +10,8 @@ import pytest
 
 from ginrummy.cli import main
 from ginrummy.rules import Rules
-from ginrummy.scorekeeper import ScoreInputError, Scorekeeper, keep_score, players_of
+from ginrummy.scorekeeper import ScoreInputError, Scorekeeper, players_of
+from ginrummy.scorekeeper_multi import keep_score
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "five_hands.json"
 
@@ -104,8 +105,9 @@ def test_oklahoma_upcard_limit_and_spade_doubling() -> None:
 @pytest.mark.parametrize(
     ("entry", "message"),
     [
-        ({"knocker": "C", "deadwood": {"A": 3, "B": 25}}, r"hand 2: unknown player 'C' .*rule: players"),
-        ({"knocker": "A", "deadwood": {"A": 3, "C": 25}}, r"hand 2: unknown player 'C'"),
+        ({"knocker": "C", "deadwood": {"A": 3, "B": 25}},
+         r"hand 2: the knocker 'C' is not a player here \(the players are A and B\) \(rule: players\)"),
+        ({"knocker": "A", "deadwood": {"A": 3, "C": 25}}, r"hand 2: player 'C' is not a player here"),
         ({"knocker": "A", "deadwood": {"A": 3}}, r"hand 2: missing deadwood count for B \(rule: deadwood\)"),
         ({"knocker": "A", "deadwood": {"A": -1, "B": 3}}, r"hand 2: A's deadwood cannot be negative"),
         ({"knocker": "A", "deadwood": {"A": 11, "B": 30}}, r"hand 2: cannot knock: deadwood 11 is over the knock "
@@ -173,7 +175,7 @@ def test_corrections() -> None:
 def test_players_named_by_keys() -> None:
     assert players_of(FIVE) == ("A", "B")
     assert players_of([{"dead": True}]) == ("A", "B")
-    with pytest.raises(ScoreInputError, match="unknown player 'C'"):
+    with pytest.raises(ScoreInputError, match="'C' is not a player here"):
         keep_score(Rules(), [{"knocker": "A", "deadwood": {"A": 1, "B": 5}},
                              {"knocker": "C", "deadwood": {"A": 1, "C": 5}}])
 
@@ -184,6 +186,8 @@ def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run_cli(capsys, "score", str(p))
     assert code == 2 and "not valid JSON" in err
     code, _, err = run_cli(capsys, "score", write(tmp_path, {"x": 1}))
+    assert code == 2 and "unknown key 'x' in the input" in err
+    code, _, err = run_cli(capsys, "score", write(tmp_path, {"hands": 1}))
     assert code == 2 and "list of hands" in err
 
 

@@ -151,7 +151,7 @@ class FinalResult:
             prefix = f"Game {g.index + 1}: " if self.hollywood else ""
             out.append(prefix + ", ".join(f"{names[s]} {g.points[s]} from hands" for s in range(len(g.points))) + ".")
             for line in g.lines:
-                against = f" against {names[line.against]}" if line.against is not None else ""
+                against = f" ({names[line.against]} shut out)" if line.against is not None else ""
                 out.append(f"{prefix}{names[line.seat]}: {line.label}{against} {line.points:+d}.")
             if self.hollywood:
                 out.append(
