@@ -125,14 +125,21 @@ class Rules:
     def preset(cls, name: str = "classic", **overrides: Any) -> Rules:
         """A named preset with some rules changed.
 
+        Switching Oklahoma on makes the target 150 unless a target is given (seed 000: "The
+        game usually goes to 150").
+
         >>> Rules.preset('app').big_gin, Rules.preset('eaai').box_bonus
         (True, 0)
+        >>> Rules.preset('classic', oklahoma=True).target, Rules.preset('classic', oklahoma=True, target=100).target
+        (150, 100)
         """
         if name not in PRESETS:
             raise RulesError(f"unknown rule preset {name!r}: choose one of {', '.join(PRESETS)}")
         base = dict(PRESETS[name])
         for key in overrides:
             _check_name(key)
+        if overrides.get("oklahoma") is True and not base.get("oklahoma") and "target" not in overrides:
+            base["target"] = OKLAHOMA_TARGET
         base.update(overrides)
         base["name"] = name
         return cls(**base)
@@ -151,10 +158,12 @@ class Rules:
         cached: dict[str, Any] | None = self.__dict__.get("_overrides")
         if cached is None:
             base = _preset_rules(self.name)
+            # Oklahoma switched on changes the target's default: keep the target, whatever it is.
+            keep = {"target"} if self.oklahoma and not base.oklahoma else set()
             cached = {
                 f.name: getattr(self, f.name)
                 for f in fields(self)
-                if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+                if f.name != "name" and (getattr(self, f.name) != getattr(base, f.name) or f.name in keep)
             }
             object.__setattr__(self, "_overrides", cached)
         return dict(cached)
@@ -312,6 +321,9 @@ def _check_name(key: str) -> None:
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise RulesError(f"unknown rule {key!r}{hint}")
 
+
+#: The target when Oklahoma is switched on and no target is given (seed 000).
+OKLAHOMA_TARGET = 150
 
 #: Presets: one per rule document, plus ``eaai`` for comparing computer players.
 PRESETS: dict[str, dict[str, Any]] = {

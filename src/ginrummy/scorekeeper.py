@@ -41,7 +41,7 @@ from .cards import parse_card
 from .errors import GinRummyError, IllegalActionError, NotationError
 from .rules import Rules
 from .scoresheet import FinalResult, Ledger, ScoreSheet
-from .scoring import DEAD_HAND, HandResult, score_hand
+from .scoring import DEAD_HAND, HandResult, check_deadwood, score_hand
 
 ENTRY_KEYS = frozenset({"knocker", "deadwood", "gin", "big_gin", "upcard", "dead", "players"})
 #: Default names, for players an input never names.
@@ -137,6 +137,67 @@ def unknown_player(name: Any, players: Sequence[str], what: str = "player") -> s
     return f"{what} {quote(name)} is not a player here (the players are {and_list(players)})"
 
 
+def _player(value: Any, names: Sequence[str], what: str) -> str:
+    """A player given by name (any case, spaces around ignored) or seat number (0, 1, ...)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(names):
+        return names[value]
+    if isinstance(value, str):
+        for n in names:
+            if value.strip().casefold() == n.casefold():
+                return n
+        if value.strip().isdigit() and int(value.strip()) < len(names):
+            return names[int(value.strip())]
+    raise ScoreInputError(unknown_player(value, names, what), rule="players")
+
+
+def _count(value: Any) -> Any:
+    """Digits typed in a form count as numbers; anything else is left for hand_result to refuse."""
+    if isinstance(value, str) and value.strip().isdigit() and len(value.strip()) <= 6:
+        return int(value.strip())
+    return value
+
+
+def normalize_entry(entry: Any, names: Sequence[str]) -> dict[str, Any]:
+    """Bring a hand entry as people type it to the strict form :func:`hand_result` reads.
+
+    Names in any case or as seat numbers, digits as numbers, a two-item deadwood list in seat
+    order (two players), no count for a gin player (0), false flags and an empty upcard left
+    out; a team game's ``tables`` each in turn. The web page and ``ginrummy score`` with no file
+    both enter hands through here; what is stored is the strict form, so a saved sheet can be fed
+    to ``ginrummy score FILE`` unchanged.
+
+    >>> normalize_entry({"knocker": "sam", "gin": True, "deadwood": {"you": "14"}}, ("You", "Sam"))
+    {'knocker': 'Sam', 'gin': True, 'deadwood': {'You': 14, 'Sam': 0}}
+    """
+    if not isinstance(entry, Mapping):
+        raise ScoreInputError('a hand must be an object such as {"knocker": "You", "deadwood": {"You": 3, "Sam": 25}}')
+    if "tables" in entry and isinstance(entry["tables"], list):
+        return {**entry, "tables": [normalize_entry(t, names) for t in entry["tables"]]}
+    out: dict[str, Any] = {}
+    for key, value in entry.items():
+        if key == "knocker" and value is not None:
+            out["knocker"] = _player(value, names, "the knocker")
+        elif key == "deadwood" and isinstance(value, Mapping):
+            out["deadwood"] = {_player(k, names, "deadwood for"): _count(v) for k, v in value.items()}
+        elif (key == "deadwood" and len(names) == 2 and isinstance(value, Sequence) and not isinstance(value, str)
+              and len(value) == 2):
+            out["deadwood"] = {names[s]: _count(v) for s, v in enumerate(value)}
+        elif key == "players" and isinstance(value, list):
+            out["players"] = [_player(v, names, "player") for v in value]
+        elif key in ("gin", "big_gin", "dead") and value is False:
+            continue
+        elif key == "upcard" and value in (None, ""):
+            continue
+        else:
+            out[key] = value
+    if out.get("dead"):
+        return out
+    dw = out.get("deadwood")
+    if (out.get("gin") or out.get("big_gin")) and isinstance(dw, dict) and "knocker" in out:
+        dw.setdefault(out["knocker"], 0)  # a gin hand has no deadwood; a form need not ask for it
+    return out
+
+
 def hand_result(rules: Rules, entry: Any, players: Sequence[str], number: int, where: str | None = None,
                 everyone: Sequence[str] | None = None) -> HandResult:
     """One two-player hand's entry as a HandResult in the seats of ``players`` (the two who played).
@@ -199,10 +260,10 @@ def hand_result(rules: Rules, entry: Any, players: Sequence[str], number: int, w
         v = counts[name]
         if not isinstance(v, int) or isinstance(v, bool):
             raise fail(f"{name}'s deadwood must be a whole number, not {short(v)}", "deadwood")
-        if v < 0:
-            raise fail(f"{name}'s deadwood cannot be negative ({v})", "deadwood")
-        if v > 100:
-            raise fail(f"{name}'s deadwood {v} is more than 10 cards can count (100)", "deadwood")
+        try:
+            check_deadwood(v, f"{name}'s deadwood")
+        except IllegalActionError as e:
+            raise fail(str(e), e.rule) from None
         values.append(v)
     knocker = list(players).index(knocker_name)
     kd, dd = values[knocker], values[1 - knocker]
@@ -212,6 +273,9 @@ def hand_result(rules: Rules, entry: Any, players: Sequence[str], number: int, w
             upcard = parse_card(str(entry["upcard"])[:10])
         except NotationError as e:
             raise fail(f"upcard: {e}", "upcard") from None
+    elif rules.oklahoma and rules.upcard:
+        raise fail("Oklahoma: enter the first upcard (\"upcard\": \"7s\"); its value is this hand's knock limit"
+                   + (" and a spade doubles the score" if rules.oklahoma_spade_double else ""), "upcard")
     big = bool(entry.get("big_gin"))
     if (entry.get("gin") or big) and kd:
         label = "big gin" if big else "gin"
@@ -266,10 +330,49 @@ def hollywood_rows(sheet: Ledger[Any], row_index: int, names: Sequence[str]) -> 
     }
 
 
+def games_json(sheet: Ledger[Any], names: Sequence[str]) -> list[dict[str, Any]]:
+    """Each game of a Hollywood sheet: open or closed, and how it closed (who, in which hand)."""
+    out = []
+    for g in range(sheet.games):
+        closed = sheet.game_closed_by(g)
+        out.append({
+            "game": g + 1,
+            "open": closed is None,
+            "winner": None if closed is None else names[closed[0]],
+            "closed_by_hand": None if closed is None else closed[1] + 1,
+            "scores": by_name(names, sheet.game_scores(g)),
+        })
+    return out
+
+
 def not_over_text(sheet: Ledger[Any], names: Sequence[str]) -> str:
-    """The line under an unfinished sheet: the scores toward the target."""
-    s = sheet.scores
-    return "Not over yet: " + ", ".join(f"{names[i]} {s[i]}" for i in range(len(names))) + f" (target {sheet.target})."
+    """The lines under an unfinished sheet: the scores toward the target; with Hollywood scoring,
+    each game, and for a closed one who closed it and in which hand.
+
+    >>> from ginrummy.scoring import HandResult
+    >>> s = ScoreSheet(Rules(hollywood=True))
+    >>> s.add(HandResult(kind='gin', winner=0, points=100, knocker=0))
+    >>> print(not_over_text(s, ('You', 'Sam')))
+    Not over yet (target 100, three games):
+    Game 1 closed: You reached 100 in hand 1 (You 100, Sam 0).
+    Game 2 open: You 0, Sam 0.
+    Game 3 open: You 0, Sam 0.
+    """
+
+    def scores(t: Sequence[int]) -> str:
+        return ", ".join(f"{names[i]} {t[i]}" for i in range(len(names)))
+
+    if sheet.games == 1:
+        return f"Not over yet: {scores(sheet.scores)} (target {sheet.target})."
+    lines = [f"Not over yet (target {sheet.target}, three games):"]
+    for g in games_json(sheet, names):
+        t = sheet.game_scores(g["game"] - 1)
+        if g["open"]:
+            lines.append(f"Game {g['game']} open: {scores(t)}.")
+        else:
+            lines.append(f"Game {g['game']} closed: {g['winner']} reached {t[names.index(g['winner'])]} in hand "
+                         f"{g['closed_by_hand']} ({scores(t)}).")
+    return "\n".join(lines)
 
 
 class Scorekeeper:
@@ -281,6 +384,8 @@ class Scorekeeper:
         self.rules = rules
         self.players: tuple[str, str] = (str(players[0]), str(players[1]))
         self.sheet = ScoreSheet(rules)
+        #: The entries written, as given (what a saved sheet holds).
+        self.entries: list[Any] = []
 
     @property
     def is_over(self) -> bool:
@@ -314,6 +419,7 @@ class Scorekeeper:
                 rule="game_over",
             )
         self.sheet.add(result)
+        self.entries.append(entry)
         return result
 
     def replace(self, number: int, entry: Any) -> HandResult:
@@ -326,6 +432,7 @@ class Scorekeeper:
         except IllegalActionError as e:
             raise ScoreInputError(f"hand {number}: that correction is refused: {e}", hand=number,
                                   rule=e.rule) from None
+        self.entries[number - 1] = entry
         return result
 
     def remove(self, number: int) -> HandResult:
@@ -333,9 +440,11 @@ class Scorekeeper:
         if not 1 <= number <= len(self.sheet.results):
             raise ScoreInputError(f"there is no hand {number} to delete", hand=number)
         try:
-            return self.sheet.remove(number - 1)
+            removed = self.sheet.remove(number - 1)
         except IllegalActionError as e:
             raise ScoreInputError(f"deleting hand {number} is refused: {e}", hand=number, rule=e.rule) from None
+        del self.entries[number - 1]
+        return removed
 
     # -- output ----------------------------------------------------------------------------
 
@@ -357,7 +466,7 @@ class Scorekeeper:
             if self.rules.hollywood:
                 item.update(hollywood_rows(self.sheet, row.index, names))
             hands.append(item)
-        return {
+        out = {
             "players": list(names),
             "rules": self.rules.to_json(),
             "hands": hands,
@@ -365,6 +474,9 @@ class Scorekeeper:
             "scores": by_name(names, self.sheet.scores),
             "final": final_json(self.sheet.final(), names) if self.sheet.is_over else None,
         }
+        if self.rules.hollywood:
+            out["games"] = games_json(self.sheet, names)
+        return out
 
     def table(self) -> str:
         """The sheet as a plain-text table, like a paper score pad."""
@@ -398,5 +510,6 @@ __all__ = [
     "final_json",
     "hand_result",
     "names_in",
+    "normalize_entry",
     "players_of",
 ]

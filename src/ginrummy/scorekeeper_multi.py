@@ -37,6 +37,7 @@ from .scorekeeper import (
     and_list,
     by_name,
     final_json,
+    games_json,
     hand_result,
     hollywood_rows,
     names_in,
@@ -47,7 +48,7 @@ from .scorekeeper import (
     unknown_player,
 )
 
-#: The most players a name may have characters, in any input (a column header).
+#: The longest a player's name may be (it heads a column).
 MAX_NAME = 24
 INPUT_KEYS = frozenset({"players", "hands", "first_dealer"})
 
@@ -72,7 +73,8 @@ def _game_over(keeper: Any, number: int, names: Sequence[str]) -> ScoreInputErro
     )
 
 
-def _check_names(players: Sequence[str], count: int) -> tuple[str, ...]:
+def check_names(players: Sequence[str], count: int) -> tuple[str, ...]:
+    """The names of ``count`` players, refused when missing, too long or alike (any case)."""
     if len(players) != count or not all(isinstance(n, str) and n.strip() for n in players):
         raise ScoreInputError(f"the scorekeeper for {count} players needs {count} names, not {short(list(players))}",
                               rule="players")
@@ -125,7 +127,7 @@ class ThreeScorekeeper(_Rebuilt):
 
     def __init__(self, rules: Rules, players: Sequence[str], first_dealer: str | None = None) -> None:
         self.rules = rules
-        self.players = _check_names(players, 3)
+        self.players = check_names(players, 3)
         if first_dealer is not None and first_dealer not in self.players:
             raise ScoreInputError(unknown_player(first_dealer, self.players, "the first dealer"), rule="players")
         self.first_dealer = first_dealer
@@ -218,7 +220,7 @@ class ThreeScorekeeper(_Rebuilt):
             if self.rules.hollywood and self.sheet:
                 item.update(hollywood_rows(self.sheet, row.index, names))
             hands.append(item)
-        return {
+        out = {
             "players": list(names),
             "rules": self.rules.to_json(),
             "hands": hands,
@@ -227,6 +229,9 @@ class ThreeScorekeeper(_Rebuilt):
             "scores": by_name(names, self.sheet.scores if self.sheet else (0, 0, 0)),
             "final": final_json(self.sheet.final(), names) if self.sheet and self.is_over else None,
         }
+        if self.rules.hollywood and self.sheet:
+            out["games"] = games_json(self.sheet, names)
+        return out
 
     def table(self) -> str:
         """The sheet as a plain-text table: who dealt (and sat out), who won, the three totals."""
@@ -259,7 +264,7 @@ class TeamScorekeeper(_Rebuilt):
 
     def __init__(self, rules: Rules, players: Sequence[str], first_dealer: str | None = None) -> None:
         self.rules = rules
-        self.players = _check_names(players, 4)
+        self.players = check_names(players, 4)
         if first_dealer is not None and first_dealer not in self.players:
             raise ScoreInputError(unknown_player(first_dealer, self.players, "the first dealer"), rule="players")
         self.first_dealer = first_dealer
@@ -376,7 +381,7 @@ class TeamScorekeeper(_Rebuilt):
             if self.rules.hollywood:
                 item.update(hollywood_rows(self.sheet, row.index, teams))
             hands.append(item)
-        return {
+        out = {
             "players": list(names),
             "teams": {teams[0]: [names[0], names[2]], teams[1]: [names[1], names[3]]},
             "rules": self.rules.to_json(),
@@ -386,6 +391,9 @@ class TeamScorekeeper(_Rebuilt):
             "scores": by_name(teams, self.sheet.scores),
             "final": final_json(self.sheet.final(), teams, who="team") if self.is_over else None,
         }
+        if self.rules.hollywood:
+            out["games"] = games_json(self.sheet, teams)
+        return out
 
     def table(self) -> str:
         """The sheet as plain text: each hand's tables, what the teams score, the team totals."""
@@ -452,7 +460,7 @@ def make_keeper(rules: Rules, players: Sequence[str], first_dealer: str | None =
     if len(players) == 2:
         if first_dealer is not None:
             raise ScoreInputError("the two-player scorekeeper does not track the dealer", rule="players")
-        return Scorekeeper(rules, players)
+        return Scorekeeper(rules, check_names(players, 2))
     if len(players) == 3:
         return ThreeScorekeeper(rules, players, first_dealer)
     if len(players) == 4:
@@ -500,4 +508,5 @@ def keep_score(rules: Rules, data: Any, players: int | None = None) -> AnyKeeper
     return k
 
 
-__all__ = ["AnyKeeper", "TeamScorekeeper", "ThreeScorekeeper", "keep_score", "make_keeper", "team_names"]
+__all__ = ["AnyKeeper", "TeamScorekeeper", "ThreeScorekeeper", "check_names", "keep_score", "make_keeper",
+           "team_names"]
