@@ -383,6 +383,8 @@ def test_match_with_explicit_deck_and_hollywood_scores() -> None:
         # The ledger stands alone: the scorekeeper scores real-card games without the card engine.
         ("ginrummy.scoresheet", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
         ("ginrummy.scorekeeper", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
+        ("ginrummy.scorekeeper_multi", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
+        ("ginrummy.multisheet", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
         # Records depend on matches, never the reverse.
         ("ginrummy.match", {"ginrummy.record"}),
     ],

@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .dealing import TEAMS, Pairing, team_of, team_round, three_next_dealer, three_pairing
+from .dealing import Pairing, team_of, team_round, three_next_dealer, three_pairing
 from .errors import IllegalActionError
 from .rules import Rules
 from .scoresheet import Ledger, check_result
@@ -291,10 +291,6 @@ class TeamSheet(Ledger[RoundResult]):
         entry = RoundResult((SeatedResult(a.pairing, results[0]), SeatedResult(b.pairing, results[1])))
         self.replace(index, entry)
         return entry
-
-    @staticmethod
-    def team_seats(team: int) -> tuple[int, int]:
-        return TEAMS[team]
 
 
 __all__ = ["RoundResult", "SeatedResult", "TeamSheet", "ThreeSheet"]
