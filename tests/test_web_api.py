@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient  # noqa: E402
 
-from ginrummy.rules import RULE_NAMES  # noqa: E402
+from ginrummy.rules import GROUP_RULES, RULE_NAMES  # noqa: E402
 from ginrummy.web import autoplay  # noqa: E402
 from ginrummy.web.app import create_app  # noqa: E402
 
@@ -67,7 +67,8 @@ def play_rest(client: TestClient, gid: str, headers: dict[str, str], max_steps: 
 
 def test_options_list_every_rule_and_strength(client: TestClient) -> None:
     o = client.get("/api/options").json()
-    assert {r["name"] for r in o["rules"]} == set(RULE_NAMES)
+    # The three- and four-player rules are not offered for a two-player table.
+    assert {r["name"] for r in o["rules"]} == set(RULE_NAMES) - set(GROUP_RULES)
     assert {"classic", "online", "app"} <= set(o["presets"])
     assert "simple" in o["strengths"] and "expert" in o["strengths"]
 

@@ -19,7 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tui": ("ginrummy.tui", "play a whole game against the computer in a terminal app (Textual)"),
     "play": ("ginrummy.commands.play", "play a game at a plain terminal prompt, or watch two computer players"),
     "deadwood": ("ginrummy.commands.deadwood", "best melds and deadwood of some cards"),
-    "score": ("ginrummy.scorekeeper", "score a game played with real cards from a JSON file"),
+    "score": ("ginrummy.commands.score", "score a game played with real cards (2, 3 or 4 players) from a JSON file"),
     "history": ("ginrummy.commands.history", "list the finished games kept by play, tui and serve, with their records"),
     "replay": ("ginrummy.record", "check a game record against the rules and print each hand's outcome"),
     "verify": ("ginrummy.fairness", "check that each deal of a web game's record was fixed before its hand began"),

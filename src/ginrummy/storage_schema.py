@@ -10,6 +10,7 @@ import json
 import sqlite3
 
 from .fairness import commitment
+from .rules import PRESETS
 
 #: The DB-API parameter placeholder of this backend (``%s`` for psycopg).
 _P = "?"
@@ -123,6 +124,7 @@ def _migrate_seat_columns_to_rows(c: sqlite3.Connection) -> None:
     c.executemany(f"INSERT INTO seats (game_id, seat, token_hash, name, player) VALUES ({', '.join([_P] * 5)})", seat_rows)
     c.execute("UPDATE games SET shared = 1")
     _migrate_deal_commitments(c)
+    _pin_oklahoma_targets(c)
 
 
 def _migrate_add_identities(c: sqlite3.Connection) -> None:
@@ -132,6 +134,20 @@ def _migrate_add_identities(c: sqlite3.Connection) -> None:
     c.execute("ALTER TABLE games ADD COLUMN shared INTEGER NOT NULL DEFAULT 0")
     c.execute("UPDATE games SET shared = 1")
     _migrate_deal_commitments(c)
+    _pin_oklahoma_targets(c)
+
+
+def _pin_oklahoma_targets(c: sqlite3.Connection) -> None:
+    """Oklahoma switched on from a preset now plays to 150 unless a target is given; a game stored
+    before, with Oklahoma on and no target of its own, played to its preset's target: say so."""
+    for game_id, text in c.execute("SELECT id, rules FROM games").fetchall():
+        rules = json.loads(text)
+        over = rules.get("overrides") if isinstance(rules, dict) else None
+        if isinstance(over, dict) and over.get("oklahoma") is True and "target" not in over:
+            preset = PRESETS.get(rules.get("preset", "classic"), {})
+            if not preset.get("oklahoma"):
+                over["target"] = preset.get("target", 100)
+                c.execute(f"UPDATE games SET rules = {_P} WHERE id = {_P}", (json.dumps(rules), game_id))
 
 
 def _migrate_deal_commitments(c: sqlite3.Connection) -> None:

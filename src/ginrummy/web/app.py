@@ -53,11 +53,11 @@ GAME_FIELDS = ("opponent", "rules", "names")
 
 def rule_options() -> dict[str, Any]:
     """Every rule switch with its type and choices, and each preset's values: the start page builds its form from this."""
-    from ..rules import CHOICES, RANGES
+    from ..rules import CHOICES, GROUP_RULES, RANGES
 
     out = []
     for f in fields(Rules):
-        if f.name == "name":
+        if f.name == "name" or f.name in GROUP_RULES:  # the tables here seat two
             continue
         kind = "choice" if f.name in CHOICES else str(f.type)
         option: dict[str, Any] = {"name": f.name, "type": kind, "choices": list(CHOICES.get(f.name, ()))}
