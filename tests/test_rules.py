@@ -176,7 +176,7 @@ def test_refusals_quote_at_most_forty_characters_of_the_input() -> None:
     ):
         with pytest.raises(RulesError) as e:
             make()
-        text = str(e.value)
+        text = str(e.value).split(": the rules are ")[0]  # an unknown rule's message then lists them all
         assert len(text) < 200 and "(20000000 characters)" in text, text
     with pytest.raises(RulesError, match="the rule preset must be a name"):
         Rules.from_json({"preset": ["classic"]})
