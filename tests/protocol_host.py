@@ -5,7 +5,8 @@ seat play them, sending each engine only what its seat may see, in the document'
 checks that every answer is a legal action and that each engine's ``view`` equals the referee's
 own view of that seat (so the engine knows exactly what the seat knows: no less, and no more).
 
-It also writes the example session of the document: ``python tests/protocol_host.py --transcript``.
+It also writes the example session of the document: ``python tests/protocol_host.py --update``
+(``--transcript`` prints a transcript of any player and seed).
 """
 
 from __future__ import annotations
@@ -216,9 +217,17 @@ def _diff(got: Message, want: Message) -> str:
 
 # --------------------------------------------------------------------------- the transcript
 
+#: The document whose example session this host writes, and the markers around that section.
+DOC = HERE.parent / "docs" / "protocol.md"
+BEGIN = "<!-- example session: written by `python tests/protocol_host.py --update`; do not edit by hand -->"
+END = "<!-- end of the example session -->"
+#: The example's settings: the player, the seed of the deal and of the engines, the rules.
+EXAMPLE = {"player": "expert", "seed": 4, "preset": "classic"}
 
-def transcript(player: str, seed: int, preset: str) -> str:
-    """One real hand between two engine processes, seat 0's side of the conversation."""
+
+def transcript(player: str, seed: int, preset: str) -> tuple[str, Hand]:
+    """One real hand between two engine processes: seat 0's side of the conversation, and the
+    referee's hand."""
     rules = Rules.preset(preset)
     engines = [EngineProcess(player, seed), EngineProcess(player, seed + 1)]
     try:
@@ -226,22 +235,66 @@ def transcript(player: str, seed: int, preset: str) -> str:
             e.ask({"type": "hello"})
             e.ask({"type": "new_game", "rules": rules.to_json(), "player": player, "seed": seed})
         rng = random.Random(seed)
-        play_hand(engines, rules, dealer=1, rng=rng, check_views=False)
+        hand = play_hand(engines, rules, dealer=1, rng=rng, check_views=False)
     finally:
         for e in engines:
             e.close()
-    return "\n".join(f"{d} {line}" for d, line in engines[0].log)
+    return "\n".join(f"{d} {line}" for d, line in engines[0].log), hand
+
+
+def story(hand: Hand) -> str:
+    """What seat 0 did in the hand and how it ended, in a few words (from the referee's history)."""
+    mine = [s.action.kind for s in hand.history if s.seat == 0]
+    parts = []
+    if Kind.PASS in mine:
+        parts.append("passes the upcard")
+    stock, pile = mine.count(Kind.STOCK), mine.count(Kind.PILE)
+    parts.append(f"draws {stock} time{'s' * (stock != 1)} from the stock")
+    if pile:
+        parts.append(f"takes {pile} card{'s' * (pile != 1)} from the discard pile")
+    assert hand.result is not None
+    result = hand.result.explain(("Seat 0", "Seat 1"))
+    did = ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+    then = "" if hand.knocker is None else f"; then Seat {hand.knocker} knocks"
+    return f"Seat 0 {did}{then}. {result}"
+
+
+def example_section(player: str = EXAMPLE["player"], seed: int = EXAMPLE["seed"], preset: str = EXAMPLE["preset"]) -> str:
+    """The document's example session, markers included, as the current engine plays it."""
+    text, hand = transcript(str(player), int(seed), str(preset))
+    return (
+        f"{BEGIN}\n"
+        f"One real hand, seat 0's side of the conversation (`>` host to engine, `<` engine to host), under the\n"
+        f"{preset} rules, two `{player}` engines (seeds {seed} and {int(seed) + 1}), seat 1 dealing. {story(hand)}\n"
+        f"`tests/test_protocol_doc.py` plays it again and fails when the engine no longer says exactly this.\n\n"
+        f"```\n{text}\n```\n{END}"
+    )
+
+
+def with_example(doc: str, section: str) -> str:
+    """``doc`` with its example section (between the markers) replaced by ``section``."""
+    if doc.count(BEGIN) != 1 or doc.count(END) != 1:
+        raise ValueError(f"{DOC.name} must hold the example markers once each: {BEGIN!r} ... {END!r}")
+    head, rest = doc.split(BEGIN)
+    _, tail = rest.split(END)
+    return head + section + tail
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--transcript", action="store_true", help="print seat 0's side of one real hand")
-    p.add_argument("--player", default="expert")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--preset", default="classic")
+    p.add_argument("--update", action="store_true", help=f"rewrite the example session of {DOC.name}")
+    p.add_argument("--player", default=EXAMPLE["player"])
+    p.add_argument("--seed", type=int, default=EXAMPLE["seed"])
+    p.add_argument("--preset", default=EXAMPLE["preset"])
     args = p.parse_args(argv)
-    if args.transcript:
-        print(transcript(args.player, args.seed, args.preset))
+    if args.update:
+        doc = DOC.read_text(encoding="utf-8")
+        new = with_example(doc, example_section())
+        DOC.write_text(new, encoding="utf-8")
+        print(f"{DOC}: {'rewritten' if new != doc else 'already up to date'}")
+    elif args.transcript:
+        print(transcript(args.player, args.seed, args.preset)[0])
     return 0
 
 

@@ -121,7 +121,7 @@ def test_first_turn_both_pass_non_dealer_must_draw_from_the_stock() -> None:
 def test_first_turn_offer_refuses_anything_but_take_or_pass() -> None:
     h = hand_for(ND, SAM, "Qd")
     for bad in ("stock", "Kc", "knock Kc", "done"):
-        with pytest.raises(IllegalActionError, match="takes the upcard \\(pile\\) or passes") as e:
+        with pytest.raises(IllegalActionError, match="you take the upcard \\(pile\\) or pass") as e:
             h.apply(bad)
         assert e.value.rule == "upcard_offer"
     assert h.phase is Phase.OFFER and h.history == []

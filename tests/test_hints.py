@@ -90,3 +90,44 @@ def test_draw_and_discard_reasons_speak_in_deadwood_and_chances() -> None:
                     seen_gin += m.group(5) is not None
                 h.apply(players[h.current].decide(view))
     assert seen_expect and seen_gin and seen_draw
+
+
+def test_layout_hints_rank_every_choice_by_the_count_it_still_reaches() -> None:
+    """In the layout phases every option gets its own figure (not "not the best layout"): the
+    knocker's deadwood or the defender's count after layoffs that the option still reaches.
+    Checked against playing the option and then the default layout to the end."""
+    from ginrummy.events import LAYOUT_PHASES, Phase
+    from ginrummy.layout import layout_action, layout_outcomes
+    from ginrummy.players import get_player
+
+    rng = random.Random(11)
+    checked = {Phase.LAYOUT: 0, Phase.DEFENDER_LAYOUT: 0, Phase.LAYOFF: 0}
+    several = 0
+    for n in range(40):
+        rules = Rules.preset("classic") if n % 2 else Rules.preset("online")
+        h = new_hand(rules, dealer=n % 2, seed=rng.getrandbits(32))
+        players = [get_player("greedy", seed=n), get_player("greedy", seed=n + 1)]
+        while not h.is_over:
+            view = h.observation(h.current)
+            if view.phase in LAYOUT_PHASES:
+                ranked = rank_actions(view)
+                values = [v for _, v, _ in ranked]
+                assert values == sorted(values, reverse=True)
+                assert ranked[0][0] == ExpertPlayer(seed=0).decide(view)
+                figures = dict(layout_outcomes(view))
+                several += len({v for v in values}) > 1
+                for a, v, why in ranked:
+                    assert v == -figures[a] and str(figures[a]) in why, (str(a), v, why)
+                    trial = h.clone()
+                    seat = trial.current
+                    trial.apply(a)
+                    while not trial.is_over and trial.current == seat and trial.phase in LAYOUT_PHASES:
+                        trial.apply(layout_action(trial.observation(seat)))
+                    if view.phase is Phase.LAYOUT:
+                        assert trial.knocker_deadwood() == figures[a]
+                    else:
+                        assert trial.defender_deadwood() == figures[a], (str(a), trial.defender_deadwood(), figures[a])
+                checked[view.phase] += 1
+            h.apply(players[h.current].decide(view))
+    assert all(checked.values()), checked
+    assert several  # some choices are worse than others, and say so

@@ -11,10 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ginrummy.cards import rank_of
+from ginrummy.dealing import cut_for_deal, next_dealer
 from ginrummy.errors import IllegalActionError
 from ginrummy.match import Match
 from ginrummy.rules import Rules
-from ginrummy.scoresheet import ScoreSheet, cut_for_deal, next_dealer
+from ginrummy.scoresheet import ScoreSheet
 from ginrummy.scoring import DEAD_HAND, HandResult, score_hand
 
 sys.path.insert(0, str(Path(__file__).parent / "golden"))
@@ -382,6 +383,8 @@ def test_match_with_explicit_deck_and_hollywood_scores() -> None:
         # The ledger stands alone: the scorekeeper scores real-card games without the card engine.
         ("ginrummy.scoresheet", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
         ("ginrummy.scorekeeper", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
+        ("ginrummy.scorekeeper_multi", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
+        ("ginrummy.multisheet", {"ginrummy.hand", "ginrummy.observation", "ginrummy.match", "ginrummy.record"}),
         # Records depend on matches, never the reverse.
         ("ginrummy.match", {"ginrummy.record"}),
     ],
@@ -403,5 +406,7 @@ def test_score_sheet_keeps_a_column_per_seat() -> None:
         s.add(HandResult(kind="knock", winner=3, points=5, knocker=3))
     s.add(HandResult(kind="knock", winner=2, points=25, knocker=2))
     f = s.final()
-    # Seat 2 reached 55; no shutout (seat 1 scored); boxes for every seat that won a hand.
-    assert s.winner == 2 and f.totals == (0, 45 + 20, 55 + 100 + 40) and f.margin == 195 - 65
+    # Seat 2 reached 55; boxes for every seat that won a hand; the shutout counts against each
+    # player who scored nothing: seat 0 (game bonus 200 instead of 100), not seat 1.
+    assert s.winner == 2 and f.totals == (0, 45 + 20, 55 + 100 + 40 + 100) and f.margin == 295 - 65
+    assert f.games[0].shut_out == (0,) and [ln.against for ln in f.breakdown if "shutout" in ln.label] == [0]

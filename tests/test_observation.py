@@ -114,7 +114,9 @@ def test_view_carries_the_game_score_and_rules_and_serialises() -> None:
     h = hand_for(ND, SAM, "7c", rules=Rules(oklahoma=True))
     v = h.observation(0, scores=(12, 40))
     data = v.to_json()
-    assert data["scores"] == [12, 40] and data["knock_limit"] == 7 and data["rules"]["overrides"] == {"oklahoma": True}
+    # Oklahoma switched on: the target is kept whatever it is (its default becomes 150).
+    assert data["scores"] == [12, 40] and data["knock_limit"] == 7
+    assert data["rules"]["overrides"] == {"oklahoma": True, "target": 100}
     assert json.loads(json.dumps(data)) == data
 
 

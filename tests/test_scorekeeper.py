@@ -10,7 +10,8 @@ import pytest
 
 from ginrummy.cli import main
 from ginrummy.rules import Rules
-from ginrummy.scorekeeper import ScoreInputError, Scorekeeper, keep_score, players_of
+from ginrummy.scorekeeper import ScoreInputError, Scorekeeper, players_of
+from ginrummy.scorekeeper_multi import keep_score
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "five_hands.json"
 
@@ -104,8 +105,9 @@ def test_oklahoma_upcard_limit_and_spade_doubling() -> None:
 @pytest.mark.parametrize(
     ("entry", "message"),
     [
-        ({"knocker": "C", "deadwood": {"A": 3, "B": 25}}, r"hand 2: unknown player 'C' .*rule: players"),
-        ({"knocker": "A", "deadwood": {"A": 3, "C": 25}}, r"hand 2: unknown player 'C'"),
+        ({"knocker": "C", "deadwood": {"A": 3, "B": 25}},
+         r"hand 2: the knocker 'C' is not a player here \(the players are A and B\) \(rule: players\)"),
+        ({"knocker": "A", "deadwood": {"A": 3, "C": 25}}, r"hand 2: player 'C' is not a player here"),
         ({"knocker": "A", "deadwood": {"A": 3}}, r"hand 2: missing deadwood count for B \(rule: deadwood\)"),
         ({"knocker": "A", "deadwood": {"A": -1, "B": 3}}, r"hand 2: A's deadwood cannot be negative"),
         ({"knocker": "A", "deadwood": {"A": 11, "B": 30}}, r"hand 2: cannot knock: deadwood 11 is over the knock "
@@ -173,7 +175,7 @@ def test_corrections() -> None:
 def test_players_named_by_keys() -> None:
     assert players_of(FIVE) == ("A", "B")
     assert players_of([{"dead": True}]) == ("A", "B")
-    with pytest.raises(ScoreInputError, match="unknown player 'C'"):
+    with pytest.raises(ScoreInputError, match="'C' is not a player here"):
         keep_score(Rules(), [{"knocker": "A", "deadwood": {"A": 1, "B": 5}},
                              {"knocker": "C", "deadwood": {"A": 1, "C": 5}}])
 
@@ -184,6 +186,8 @@ def test_bad_files(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run_cli(capsys, "score", str(p))
     assert code == 2 and "not valid JSON" in err
     code, _, err = run_cli(capsys, "score", write(tmp_path, {"x": 1}))
+    assert code == 2 and "unknown key 'x' in the input" in err
+    code, _, err = run_cli(capsys, "score", write(tmp_path, {"hands": 1}))
     assert code == 2 and "list of hands" in err
 
 
@@ -200,3 +204,75 @@ def test_oklahoma_example_file(capsys: pytest.CaptureFixture[str]) -> None:
     assert f["extra_boxes"] == {"Ann": 2, "Bob": 3}
     assert f["totals"] == {"Ann": 150 + 100 + 5 * 20, "Bob": 95 + 6 * 20}
     assert f["margin"] == 135
+
+
+# -- issue 24's fixes --------------------------------------------------------------------------------
+
+
+def test_an_oklahoma_hand_without_its_upcard_is_refused() -> None:
+    rules = Rules.preset("classic", oklahoma=True)
+    k = Scorekeeper(rules, ("A", "B"))
+    with pytest.raises(ScoreInputError, match=r"hand 1: Oklahoma: enter the first upcard .*knock limit "
+                                              r"\(rule: upcard\)"):
+        k.add({"knocker": "A", "deadwood": {"A": 3, "B": 25}})
+    assert k.add({"dead": True}).kind == "dead"  # a dead hand needs none
+    # With no upcard dealt, Oklahoma's limit is 10 and there is nothing to enter.
+    k = Scorekeeper(Rules.preset("classic", oklahoma=True, upcard=False), ("A", "B"))
+    assert k.add({"knocker": "A", "deadwood": {"A": 10, "B": 25}}).points == 15
+
+
+@pytest.mark.parametrize("count", [99, 100, 150])
+def test_deadwood_ten_cards_cannot_hold_is_refused(count: int) -> None:
+    k = Scorekeeper(Rules(), ("A", "B"))
+    with pytest.raises(ScoreInputError, match=rf"hand 1: B's deadwood {count} is more than ten cards can hold: "
+                                              r"at most 98 \(two each of T J Q K and two 9s\) \(rule: deadwood\)"):
+        k.add({"knocker": "A", "deadwood": {"A": 3, "B": count}})
+    assert k.add({"knocker": "A", "deadwood": {"A": 3, "B": 98}}).points == 95
+
+
+def test_the_most_deadwood_ten_cards_hold_is_98() -> None:
+    """Two each of T J Q K and two 9s, suited so no three make a run: no meld, 98."""
+    from ginrummy.cards import mask_of, parse_cards
+    from ginrummy.melds import best_arrangement
+    from ginrummy.scoring import MAX_DEADWOOD, score_hand
+
+    hand = parse_cards("9h 9s Tc Td Jh Js Qc Qd Kh Ks")
+    assert best_arrangement(mask_of(hand))[0] == 98 == MAX_DEADWOOD
+    with pytest.raises(Exception, match="more than ten cards can hold"):
+        score_hand(Rules(), knocker=0, knocker_deadwood=3, defender_deadwood=99)
+
+
+def test_an_unknown_knocker_is_named_as_the_unknown_one(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = write(tmp_path, [{"knocker": "Sma", "deadwood": {"You": 3, "Sam": 25}}])
+    code, _, err = run_cli(capsys, "score", path)
+    assert code == 2
+    assert "hand 1: the knocker 'Sma' is not a player here (the players are You and Sam)" in err
+
+
+def test_an_unfinished_hollywood_game_says_which_games_closed_and_how(capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    hands = [{"knocker": "You", "gin": True, "deadwood": {"You": 0, "Sam": 90}},
+             {"knocker": "You", "deadwood": {"You": 2, "Sam": 40}}]  # You's 2nd win: games 1 (closed) and 2
+    path = write(tmp_path, hands)
+    code, out, _ = run_cli(capsys, "score", path, "--rule", "hollywood=yes")
+    assert code == 0
+    assert "Game 1 closed: You reached 110 in hand 1 (You 110, Sam 0)." in out
+    assert "Game 2 open: You 38, Sam 0." in out and "Game 3 open: You 0, Sam 0." in out
+    code, out, _ = run_cli(capsys, "score", path, "--rule", "hollywood=yes", "--json")
+    games = json.loads(out)["games"]
+    assert [(g["open"], g["winner"], g["closed_by_hand"]) for g in games] == [(False, "You", 1), (True, None, None),
+                                                                             (True, None, None)]
+
+
+def test_oklahoma_from_a_preset_plays_to_150_unless_a_target_is_given(capsys: pytest.CaptureFixture[str],
+                                                                      tmp_path: Path) -> None:
+    assert Rules.preset("classic", oklahoma=True).target == 150
+    assert Rules.preset("online", oklahoma=True, target=125).target == 125
+    explicit = Rules.preset("classic", oklahoma=True, target=100)
+    assert Rules.from_json(explicit.to_json()) == explicit  # kept: 100 is not Oklahoma's default
+    path = write(tmp_path, [{"knocker": "A", "upcard": "Kd", "gin": True, "deadwood": {"A": 0, "B": 90}}])
+    code, out, _ = run_cli(capsys, "score", path, "--rule", "oklahoma=yes", "--json")
+    rep = json.loads(out)
+    assert code == 0 and rep["over"] is False and rep["scores"] == {"A": 110, "B": 0}
+    code, out, _ = run_cli(capsys, "score", path, "--rule", "oklahoma=yes", "--rule", "target=100", "--json")
+    assert json.loads(out)["over"] is True

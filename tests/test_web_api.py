@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient  # noqa: E402
 
-from ginrummy.rules import RULE_NAMES  # noqa: E402
+from ginrummy.rules import GROUP_RULES, RULE_NAMES  # noqa: E402
 from ginrummy.web import autoplay  # noqa: E402
 from ginrummy.web.app import create_app  # noqa: E402
 
@@ -67,7 +67,8 @@ def play_rest(client: TestClient, gid: str, headers: dict[str, str], max_steps: 
 
 def test_options_list_every_rule_and_strength(client: TestClient) -> None:
     o = client.get("/api/options").json()
-    assert {r["name"] for r in o["rules"]} == set(RULE_NAMES)
+    # The three- and four-player rules are not offered for a two-player table.
+    assert {r["name"] for r in o["rules"]} == set(RULE_NAMES) - set(GROUP_RULES)
     assert {"classic", "online", "app"} <= set(o["presets"])
     assert "simple" in o["strengths"] and "expert" in o["strengths"]
 
@@ -251,7 +252,7 @@ def _old_schema_db(path: Path) -> list[tuple[str, int]]:
 
     from ginrummy.hand import Hand
     from ginrummy.rules import Rules
-    from ginrummy.web.storage import hash_token
+    from ginrummy.storage import hash_token
 
     conn = sqlite3.connect(path)
     for stmt in OLD_SCHEMA:
@@ -285,7 +286,7 @@ def _old_schema_db(path: Path) -> list[tuple[str, int]]:
 def test_old_schema_file_is_migrated_and_its_games_play_on(db: Path) -> None:
     import sqlite3
 
-    from ginrummy.web.storage import SCHEMA_VERSION, Store
+    from ginrummy.storage import SCHEMA_VERSION, Store
 
     games = _old_schema_db(db)
     app = create_app(db, computer_delay=0, compute="thread")
@@ -317,7 +318,7 @@ def test_old_schema_file_is_migrated_and_its_games_play_on(db: Path) -> None:
     conn.execute("PRAGMA user_version = 99")
     conn.commit()
     conn.close()
-    from ginrummy.web.storage import StoreError
+    from ginrummy.storage import StoreError
 
     with pytest.raises(StoreError, match="newer"):
         Store(db)
@@ -326,7 +327,7 @@ def test_old_schema_file_is_migrated_and_its_games_play_on(db: Path) -> None:
 def test_store_keeps_seats_as_rows_and_checks_them_on_replay(client: TestClient, db: Path) -> None:
     import sqlite3
 
-    from ginrummy.web.storage import Store, StoreError
+    from ginrummy.storage import Store, StoreError
 
     g = client.post("/api/games", json={"opponent": "human", "names": ["Ann", "Bo"]}).json()
     gid = g["id"]

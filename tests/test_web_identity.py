@@ -13,9 +13,9 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from ginrummy.storage import SCHEMA_VERSION
 from ginrummy.web.app import create_app
 from ginrummy.web.identity import COOKIE
-from ginrummy.web.storage import SCHEMA_VERSION
 from test_web_api import new_game, play_rest, state
 
 
@@ -159,3 +159,26 @@ def test_games_stored_before_identities_stay_open_after_the_migration(tmp_path: 
         ids = ",".join(str("A23456789TJQK".index(c[0]) + 13 * "shdc".index(c[1])) for c in h["deck"])
         old = hashlib.sha256(f"{gid}:{h['hand'] - 1}:{h['nonce']}:{ids}".encode()).hexdigest()
         assert h["commitment"] == old
+
+
+def test_an_oklahoma_game_stored_before_the_150_default_keeps_its_target(tmp_path: Path) -> None:
+    """Oklahoma from a preset now goes to 150; a game stored earlier with no target went to 100."""
+    from ginrummy.rules import Rules
+    from ginrummy.storage import Store
+
+    db = tmp_path / "old.sqlite3"
+    with TestClient(create_app(db, computer_delay=0, compute="thread")) as c:
+        gid, _ = new_game(c, rules={"preset": "classic", "overrides": {"oklahoma": True, "target": 100}})
+    conn = sqlite3.connect(db)  # as schema 1 wrote it: Oklahoma on, the preset's target implied
+    conn.execute("UPDATE games SET rules = ?", ('{"preset": "classic", "overrides": {"oklahoma": true}}',))
+    conn.execute("DROP INDEX seats_player")
+    conn.execute("ALTER TABLE seats DROP COLUMN player_hash")
+    conn.execute("ALTER TABLE games DROP COLUMN shared")
+    conn.execute("ALTER TABLE hands DROP COLUMN commitment")
+    conn.execute("ALTER TABLE hands DROP COLUMN scheme")
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    row = Store(db).get_game(gid)
+    assert row is not None and Rules.from_json(row.rules).target == 100
+    assert Rules.preset("classic", oklahoma=True).target == 150

@@ -14,8 +14,8 @@ import pytest
 from fastapi import FastAPI  # noqa: E402
 from fastapi.testclient import TestClient  # noqa: E402
 
+from ginrummy.storage import Store  # noqa: E402
 from ginrummy.web import scorekeeper_routes  # noqa: E402
-from ginrummy.web.storage import Store  # noqa: E402
 
 #: 000's worked example: (entry, points, winner seat).
 FIVE_HANDS: list[tuple[dict[str, Any], int, int]] = [
@@ -336,3 +336,34 @@ def test_the_web_app_includes_the_scorekeeper(tmp_path: Path) -> None:
     sid = c.post("/api/scorekeeper/sheets", json={"names": ["You", "Sam"]}).json()["id"]
     r = c.post(f"/api/scorekeeper/sheets/{sid}/hands", json={"knocker": "You", "deadwood": {"You": 14, "Sam": 2}})
     assert 400 <= r.status_code < 500 and "over the knock limit 10" in r.json()["message"]
+
+
+# -- the same checks as the command line (issue 24) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rules", "entry"),
+    [
+        ("classic", {"knocker": "You", "deadwood": {"You": 3, "Sam": 99}}),
+        ("classic", {"knocker": "Sma", "deadwood": {"You": 3, "Sam": 25}}),
+        ({"preset": "classic", "overrides": {"oklahoma": True}}, {"knocker": "You", "deadwood": {"You": 3, "Sam": 25}}),
+    ],
+)
+def test_the_page_and_the_command_line_refuse_an_entry_in_the_same_words(client: TestClient, rules: Any,
+                                                                         entry: dict[str, Any]) -> None:
+    from ginrummy.rules import Rules
+    from ginrummy.scorekeeper import ScoreInputError, Scorekeeper, normalize_entry
+
+    sid = new_sheet(client, rules=rules)["id"]
+    r = client.post(f"/api/scorekeeper/sheets/{sid}/hands", json=entry)
+    assert r.status_code == 422
+    keeper = Scorekeeper(Rules.from_json(rules), ("You", "Sam"))
+    with pytest.raises(ScoreInputError) as refused:
+        keeper.add(normalize_entry(entry, keeper.players))
+    assert r.json()["message"] == str(refused.value)
+    assert r.json()["rule"] == refused.value.rule
+
+
+def test_oklahoma_sheet_plays_to_150(client: TestClient) -> None:
+    s = new_sheet(client, rules={"preset": "classic", "overrides": {"oklahoma": True}})
+    assert s["target"] == 150

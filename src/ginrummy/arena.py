@@ -32,11 +32,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any, TextIO
 
+from .commands.options import add_rule_options, rules_from_args
 from .hand import new_hand
 from .match import Match
 from .players import PLAYERS, get_player
 from .players.driver import Clock, play_game, play_hand
-from .rules import Rules, parse_rule_settings
+from .rules import Rules
 from .scoring import HandResult
 
 Z95 = 1.959963984540054
@@ -335,13 +336,12 @@ def format_report(r: dict[str, Any]) -> str:
 
 def configure(p: argparse.ArgumentParser) -> None:
     names = ", ".join(PLAYERS)
-    p.add_argument("--p1", required=True, help=f"first player ({names})")
-    p.add_argument("--p2", required=True, help=f"second player ({names})")
+    p.add_argument("--p1", required=True, choices=list(PLAYERS), metavar="P1", help=f"first player ({names})")
+    p.add_argument("--p2", required=True, choices=list(PLAYERS), metavar="P2", help=f"second player ({names})")
     unit = p.add_mutually_exclusive_group()
     unit.add_argument("--games", type=int, help="whole games to play (default 200; rounded up to pairs)")
     unit.add_argument("--hands", type=int, help="single hands to play instead of games (rounded up to pairs)")
-    p.add_argument("--rules", default="classic", help="rule preset (classic, online, app, eaai)")
-    p.add_argument("--rule", action="append", default=[], metavar="K=V", help="change one rule, e.g. knock_limit=7")
+    add_rule_options(p)
     p.add_argument("--seed", type=int, default=0, help="seed of every deal and player RNG (default 0)")
     p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -349,21 +349,19 @@ def configure(p: argparse.ArgumentParser) -> None:
                    help="show a progress bar on stderr (default: when stderr is a terminal)")
 
 
-def rules_from_args(preset: str, rule_args: Sequence[str]) -> Rules:
-    return Rules.preset(preset, **parse_rule_settings(rule_args))
+def check(args: argparse.Namespace) -> None:
+    """The rules as a whole, and the counts (a usage error before any game is played)."""
+    rules_from_args(args)
+    for option in ("games", "hands", "workers"):
+        value = getattr(args, option)
+        if value is not None and value < 1:
+            raise ValueError(f"--{option} must be at least 1, not {value}")
 
 
 def run(args: argparse.Namespace) -> int:
-    for name in (args.p1, args.p2):
-        if name not in PLAYERS:
-            print(f"ginrummy arena: unknown player {name!r}: choose one of {', '.join(PLAYERS)}", file=sys.stderr)
-            return 2
-    rules = rules_from_args(args.rules, args.rule)
+    rules = rules_from_args(args)
     mode = "hands" if args.hands is not None else "games"
     count = args.hands if args.hands is not None else (args.games if args.games is not None else 200)
-    if count < 1 or args.workers < 1:
-        print("ginrummy arena: --games/--hands and --workers must be at least 1", file=sys.stderr)
-        return 2
     cfg = Config(args.p1, args.p2, rules, mode, (count + 1) // 2, args.seed)
     progress = Progress(2 * cfg.pairs, mode, enabled=args.progress)
     t0 = time.perf_counter()

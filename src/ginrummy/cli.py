@@ -1,6 +1,9 @@
 """The ``ginrummy`` command. Each subcommand lives in its own module, loaded only when used.
 
-A subcommand module defines ``configure(parser)`` (adds its arguments) and ``run(args) -> int``.
+A subcommand module defines ``configure(parser)`` (adds its arguments) and ``run(args) -> int``,
+and may define ``check(args)``: run right after parsing, what it raises (a rules or value error)
+is a usage error, so a bad combination of options stops the command before anything starts.
+Usage errors exit with 2, as ``argparse`` does; ``python -m ginrummy`` is this command.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "tui": ("ginrummy.tui", "play a whole game against the computer in a terminal app (Textual)"),
     "play": ("ginrummy.commands.play", "play a game at a plain terminal prompt, or watch two computer players"),
     "deadwood": ("ginrummy.commands.deadwood", "best melds and deadwood of some cards"),
-    "score": ("ginrummy.scorekeeper", "score a game played with real cards from a JSON file"),
+    "score": ("ginrummy.commands.score", "score a game played with real cards (2, 3 or 4 players) from a JSON file"),
+    "history": ("ginrummy.commands.history", "list the finished games kept by play, tui and serve, with their records"),
     "replay": ("ginrummy.record", "check a game record against the rules and print each hand's outcome"),
     "verify": ("ginrummy.fairness", "check that each deal of a web game's record was fixed before its hand began"),
     "arena": ("ginrummy.arena", "play computer players against each other and report win rates"),
@@ -26,7 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from . import __version__
+
     parser = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy: rules engine, players, apps.")
+    parser.add_argument("--version", action="version", version=f"ginrummy {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         try:
@@ -37,18 +44,26 @@ def build_parser() -> argparse.ArgumentParser:
             raise
         p = sub.add_parser(name, help=help_text, description=help_text)
         mod.configure(p)
-        p.set_defaults(_run=mod.run)
+        p.set_defaults(_run=mod.run, _check=getattr(mod, "check", None), _parser=p)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
-        parser.print_help()
-        return 2
     from .errors import GinRummyError
 
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return 2
+        if args._check is not None:
+            try:
+                args._check(args)
+            except (GinRummyError, ValueError, argparse.ArgumentTypeError) as e:
+                args._parser.error(str(e))
+    except SystemExit as e:  # a usage error (2), --help or --version (0)
+        return e.code if isinstance(e.code, int) else 2
     try:
         return int(args._run(args) or 0)
     except GinRummyError as e:

@@ -340,7 +340,7 @@ class Hand:
         >>> h.verify(Action.parse('stock'))
         Traceback (most recent call last):
         ...
-        ginrummy.errors.IllegalActionError: stock is not allowed now: first turn: player 0 takes the upcard (pile) or passes
+        ginrummy.errors.IllegalActionError: stock is not allowed now: on the first turn you take the upcard (pile) or pass
         """
         self._check(_canonical_or_refuse(action), seat)
 
@@ -559,7 +559,7 @@ def _offer_legal(h: Hand) -> list[Action]:
 def _offer_refuse(h: Hand, a: Action) -> Refusal:
     if a is PILE or a is PASS:
         return None
-    return f"{a} is not allowed now: first turn: player {h.current} takes the upcard (pile) or passes", "upcard_offer"
+    return f"{a} is not allowed now: on the first turn you take the upcard (pile) or pass", "upcard_offer"
 
 
 def _offer_act(h: Hand, a: Action, seat: int) -> int:

@@ -327,6 +327,60 @@ def layout_action(view: SeatView, knocker_plan: Callable[[SeatView], list[int]] 
     raise ValueError(f"not a layout phase: {p.value}")
 
 
+def layout_outcomes(view: SeatView) -> list[tuple[Action, int]]:
+    """Each legal action of a layout phase with the lowest count this seat can still reach
+    after it: the knocker's deadwood, or the defender's deadwood after the best layoffs.
+
+    The figure a person choosing a layout by hand compares options by (the default,
+    :func:`layout_action`, reaches the lowest); legal order is kept.
+    """
+    p = view.phase
+    if p not in LAYOUT_PHASES:
+        raise ValueError(f"not a layout phase: {p.value}")
+    extended = [m | x for m, x in zip(view.knocker_melds, view.laid_on, strict=True)]
+    out: list[tuple[Action, int]] = []
+    if p is _P_LAYOUT:
+        rest = view.hand
+        for m in view.knocker_melds:
+            rest &= ~m
+        for a in view.legal:
+            out.append((a, points(rest) if a is DONE else deadwood(rest & ~a.meld)))
+        return out
+    if p is _P_DEFENDER_LAYOUT:
+        rest = view.hand
+        for m in view.defender_melds:
+            rest &= ~m
+        gin = knocker_is_gin(view)
+        for a in view.legal:
+            if a is DONE:
+                out.append((a, points(rest) if gin else _after_layoffs(rest, extended)))
+            else:
+                free = rest & ~a.meld
+                out.append((a, deadwood(free) if gin else best_defense(free, extended).deadwood))
+        return out
+    rest = view.hand
+    for m in view.defender_melds:
+        rest &= ~m
+    for c, _ in view.layoffs:
+        rest &= ~(1 << c)
+    for a in view.legal:
+        if a is DONE:
+            out.append((a, points(rest)))
+        else:
+            grown = list(extended)
+            grown[a.target] |= 1 << a.card
+            out.append((a, _after_layoffs(rest & ~(1 << a.card), grown)))
+    return out
+
+
+def _after_layoffs(rest: int, melds: Sequence[int]) -> int:
+    """The points of ``rest`` left after its best layoffs on ``melds``."""
+    left = points(rest)
+    for c, _ in best_layoffs(rest, melds):
+        left -= CARD_VALUES[c]
+    return left
+
+
 def _next_meld(view: SeatView, plan: list[int], laid: Sequence[int], replan: Callable[[int], list[int]]) -> Action:
     """The plan's next meld not yet laid, then done; re-planned from the free cards if the melds
     on the table are not the plan's (someone chose others)."""
@@ -371,6 +425,7 @@ __all__ = [
     "knocker_is_gin",
     "knocker_layout",
     "layout_action",
+    "layout_outcomes",
     "knocker_limit",
     "layout_limit",
 ]

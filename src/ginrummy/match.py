@@ -12,12 +12,13 @@ import random
 from collections.abc import Callable, Sequence
 
 from .actions import Action
+from .dealing import Cut, cut_for_deal, next_dealer
 from .errors import IllegalActionError
 from .events import Step
 from .hand import Hand
 from .observation import SeatView
 from .rules import Rules
-from .scoresheet import Cut, FinalResult, ScoreSheet, cut_for_deal, next_dealer
+from .scoresheet import FinalResult, ScoreSheet
 from .scoring import HandResult
 
 

@@ -38,6 +38,7 @@ from typing import IO, Any
 
 from .actions import BIG_GIN, DONE, Action, Kind
 from .cards import Card, card_str, cards_of, mask_of, parse_card
+from .commands import options
 from .errors import GinRummyError, IllegalActionError
 from .events import Phase
 from .hand import Hand
@@ -689,6 +690,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--player",
         default=DEFAULT_PLAYER,
+        type=options.player,
         help=f"player to answer 'go' ({', '.join(PLAYERS)}, or module:Class for your own); default {DEFAULT_PLAYER}",
     )
     p.add_argument("--seed", type=int, default=None, help="seed of the player's random choices")

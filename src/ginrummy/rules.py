@@ -48,6 +48,7 @@ RANGES: dict[str, tuple[int, int, str]] = {
     "dead_hand_stock": (0, 10, "a hand is dead with 0..10 cards left in the stock"),
     "repetition_limit": (0, 100, "a position may come round 2..100 times before the hand is dead (0 = never)"),
     "target": (1, 10000, "a game goes to 1..10000 points"),
+    "team_target": (1, 10000, "a team game goes to 1..10000 points"),
     "game_bonus": (0, 10000, "a game bonus is 0..10000 points"),
     "box_bonus": (0, 1000, "a box bonus is 0..1000 points a hand"),
     "shutout_bonus": (0, 10000, "a shutout bonus is 0..10000 points"),
@@ -91,6 +92,12 @@ class Rules:
     first_dealer: FirstDealer = "high_cut"
     next_dealer: NextDealer = "winner"
     hollywood: bool = False
+    # Three and four players (``ginrummy.multisheet``); a two-player game ignores them.
+    #: Three players: the rule set's game, box and shutout bonuses (off: hand points only).
+    three_player_bonuses: bool = True
+    #: Four players in two teams: the team target, and whether the game and box bonuses apply.
+    team_target: int = 125
+    team_bonuses: bool = True
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -125,13 +132,20 @@ class Rules:
     def preset(cls, name: str = "classic", **overrides: Any) -> Rules:
         """A named preset with some rules changed.
 
+        Switching Oklahoma on makes the target 150 unless a target is given (seed 000: "The
+        game usually goes to 150").
+
         >>> Rules.preset('app').big_gin, Rules.preset('eaai').box_bonus
         (True, 0)
+        >>> Rules.preset('classic', oklahoma=True).target, Rules.preset('classic', oklahoma=True, target=100).target
+        (150, 100)
         """
         _check_preset(name)
         base = dict(PRESETS[name])
         for key in overrides:
             _check_name(key)
+        if overrides.get("oklahoma") is True and not base.get("oklahoma") and "target" not in overrides:
+            base["target"] = OKLAHOMA_TARGET
         base.update(overrides)
         base["name"] = name
         return cls(**base)
@@ -150,10 +164,12 @@ class Rules:
         cached: dict[str, Any] | None = self.__dict__.get("_overrides")
         if cached is None:
             base = _preset_rules(self.name)
+            # Oklahoma switched on changes the target's default: keep the target, whatever it is.
+            keep = {"target"} if self.oklahoma and not base.oklahoma else set()
             cached = {
                 f.name: getattr(self, f.name)
                 for f in fields(self)
-                if f.name != "name" and getattr(self, f.name) != getattr(base, f.name)
+                if f.name != "name" and (getattr(self, f.name) != getattr(base, f.name) or f.name in keep)
             }
             object.__setattr__(self, "_overrides", cached)
         return dict(cached)
@@ -310,12 +326,14 @@ def _preset_rules(name: str) -> Rules:
 
 
 RULE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(Rules) if f.name != "name")
+#: The rules only games of three or four players use (a two-player table's forms leave them out).
+GROUP_RULES: tuple[str, ...] = ("three_player_bonuses", "team_target", "team_bonuses")
 
 
 def _check_name(key: str) -> None:
     if key not in RULE_NAMES:
         hint = _did_you_mean(key, RULE_NAMES) if isinstance(key, str) else ""
-        raise RulesError(f"unknown rule {shown(key)}{hint}")
+        raise RulesError(f"unknown rule {shown(key)}{hint or ': the rules are ' + ', '.join(RULE_NAMES)}")
 
 
 def _check_preset(name: object) -> None:
@@ -338,6 +356,9 @@ def _did_you_mean(word: str, names: tuple[str, ...]) -> str:
     close = difflib.get_close_matches(word, names, n=1)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
+
+#: The target when Oklahoma is switched on and no target is given (seed 000).
+OKLAHOMA_TARGET = 150
 
 #: Presets: one per rule document, plus ``eaai`` for comparing computer players.
 PRESETS: dict[str, dict[str, Any]] = {

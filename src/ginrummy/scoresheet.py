@@ -1,12 +1,13 @@
-"""The score ledger of a two-player game: hand results in; totals, game end and bonuses out.
+"""The score ledger: hand results in; totals, game end and bonuses out.
 
-:class:`ScoreSheet` takes :class:`~ginrummy.scoring.HandResult` objects one at a time (the
+:class:`Ledger` keeps the columns (players, or teams) of any game; :class:`ScoreSheet`, the
+two-player sheet, takes :class:`~ginrummy.scoring.HandResult` objects one at a time (the
 engine's, or the scorekeeper's for a game played with real cards), keeps the running totals,
 decides when the game is over and computes the bonuses: game bonus, box bonuses (never counted
 toward the target), every shutout mode, Oklahoma extra boxes, and Hollywood scoring (three games
 at once). A hand can be corrected afterwards (:meth:`ScoreSheet.replace`), because people mistype.
-It also holds the dealer rules (:func:`next_dealer`, :func:`cut_for_deal`), which need no cards
-in play either.
+The three- and four-player sheets (:mod:`ginrummy.multisheet`) are ledgers too, so every bonus
+rule is written once, here; who deals and who plays is :mod:`ginrummy.dealing`.
 
 Why a module of its own: the scorekeeper needs the ledger and nothing of dealing or playing, so
 it imports nothing of :mod:`ginrummy.hand` or :mod:`ginrummy.observation`;
@@ -28,12 +29,10 @@ it imports nothing of :mod:`ginrummy.hand` or :mod:`ginrummy.observation`;
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
 
-from .cards import Card, rank_of
 from .errors import IllegalActionError
 from .rules import Rules
 from .scoring import HandResult
@@ -43,86 +42,30 @@ HOLLYWOOD_GAMES = 3
 
 
 # ---------------------------------------------------------------------------------------------
-# Dealers
-# ---------------------------------------------------------------------------------------------
-
-
-def next_dealer(rules: Rules, dealer: int, result: HandResult) -> int:
-    """Who deals after a hand dealt by ``dealer`` ended with ``result``.
-
-    The same dealer deals again after a dead hand, whatever the rule (every document agrees).
-
-    >>> from ginrummy.scoring import DEAD_HAND, HandResult
-    >>> won_by_1 = HandResult(kind='knock', winner=1, points=5, knocker=1)
-    >>> [next_dealer(Rules(next_dealer=r), 0, won_by_1) for r in ('winner', 'loser', 'alternate')]
-    [1, 0, 1]
-    >>> next_dealer(Rules(next_dealer='alternate'), 0, DEAD_HAND)
-    0
-    """
-    if result.winner is None:
-        return dealer
-    if rules.next_dealer == "winner":
-        return result.winner
-    if rules.next_dealer == "loser":
-        return 1 - result.winner
-    return 1 - dealer
-
-
-@dataclass(frozen=True, slots=True)
-class Cut:
-    """One round of cutting for the deal: ``cards[seat]`` is the card that seat drew."""
-
-    cards: tuple[Card, ...]
-
-    @property
-    def tie(self) -> bool:
-        ranks = [rank_of(c) for c in self.cards]
-        return len(set(ranks)) < len(ranks)
-
-
-def cut_for_deal(rules: Rules, rng: random.Random) -> tuple[int, list[Cut]]:
-    """Choose the first dealer per ``rules.first_dealer``: returns (dealer, the cuts made).
-
-    Cutting: each seat draws a card from a shuffled deck; kings are high and aces low, suits do
-    not count, so equal ranks cut again (from a new shuffle). ``random`` draws no cards.
-
-    >>> d, cuts = cut_for_deal(Rules(), random.Random(7))
-    >>> d in (0, 1) and len(cuts) >= 1
-    True
-    >>> cut_for_deal(Rules(first_dealer='random'), random.Random(7))[1]
-    []
-    """
-    if rules.first_dealer == "random":
-        return rng.randrange(2), []
-    cuts: list[Cut] = []
-    while True:
-        deck = list(range(52))
-        rng.shuffle(deck)
-        cut = Cut(tuple(deck[:2]))
-        cuts.append(cut)
-        if cut.tie:
-            continue
-        ranks = [rank_of(c) for c in cut.cards]
-        best = max(ranks) if rules.first_dealer == "high_cut" else min(ranks)
-        return ranks.index(best), cuts
-
-
-# ---------------------------------------------------------------------------------------------
 # The ledger
 # ---------------------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class Line:
-    """One line of a final breakdown, for UIs: ``seat`` gets ``points`` for ``label``."""
+    """One line of a final breakdown, for UIs: ``seat`` gets ``points`` for ``label``.
+
+    ``seat`` is a column of the ledger (a player, or a team in the four-player game);
+    ``against`` names the column a shutout line is taken against when more than one other
+    column could be shut out (None in a two-column game).
+    """
 
     game: int
     seat: int
     label: str
     points: int
+    against: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"game": self.game, "seat": self.seat, "label": self.label, "points": self.points}
+        out: dict[str, Any] = {"game": self.game, "seat": self.seat, "label": self.label, "points": self.points}
+        if self.against is not None:
+            out["against"] = self.against
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +76,7 @@ class GameResult:
     doubling); ``game_bonus`` is the plain game bonus; ``shutout_bonus`` is what the shutout
     adds on top (the extra game bonus, or the doubling); ``box_bonus`` counts hands won plus
     Oklahoma extra boxes. ``totals = points + game_bonus + box_bonus + shutout_bonus``.
+    ``shut_out`` lists the columns the winner shut out (each counts once).
     """
 
     index: int
@@ -148,6 +92,7 @@ class GameResult:
     #: Hand number (0-based, over the whole match) whose points closed this game.
     closed_by: int
     lines: tuple[Line, ...]
+    shut_out: tuple[int, ...] = ()
 
     @property
     def margin(self) -> int:
@@ -168,9 +113,10 @@ class FinalResult:
     """The final result of a match, summed over its games (one, or three for Hollywood).
 
     ``winner`` is the player who reached the target (for Hollywood: the larger sum, None on a
-    tie); ``margin`` is the winner's final total minus the other's (the settlement). In a single
-    game the margin can in principle be negative: box bonuses do not count toward the target, so
-    a loser who won many small hands may end with the larger total; we report it as it is.
+    tie); ``margin`` is the winner's final total minus the best other (the settlement). In a
+    single game the margin can in principle be negative: box bonuses do not count toward the
+    target, so a loser who won many small hands may end with the larger total; we report it as
+    it is.
     """
 
     points: tuple[int, ...]
@@ -205,18 +151,26 @@ class FinalResult:
             prefix = f"Game {g.index + 1}: " if self.hollywood else ""
             out.append(prefix + ", ".join(f"{names[s]} {g.points[s]} from hands" for s in range(len(g.points))) + ".")
             for line in g.lines:
-                out.append(f"{prefix}{names[line.seat]}: {line.label} {line.points:+d}.")
+                against = f" ({names[line.against]} shut out)" if line.against is not None else ""
+                out.append(f"{prefix}{names[line.seat]}: {line.label}{against} {line.points:+d}.")
             if self.hollywood:
                 out.append(
                     f"{prefix}" + " to ".join(str(t) for t in g.totals) + f", won by {names[g.winner]}."
                 )
         if self.winner is None:
             out.append("A tie at " + " to ".join(str(t) for t in self.totals) + ".")
-        else:
+        elif len(self.totals) == 2:
             others = [t for s, t in enumerate(self.totals) if s != self.winner]
             out.append(
                 f"{names[self.winner]} win{'s' if names[self.winner] != 'You' else ''} "
                 f"{self.totals[self.winner]} to {max(others)}, by {self.margin}."
+            )
+        else:
+            order = sorted(range(len(self.totals)), key=lambda s: -self.totals[s])
+            out.append(
+                f"{names[self.winner]} win{'s' if names[self.winner] != 'You' else ''}: "
+                + ", ".join(f"{names[s]} {self.totals[s]}" for s in order)
+                + f"; by {self.margin} over the next best."
             )
         return out
 
@@ -228,15 +182,35 @@ class FinalResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class Row:
-    """One hand on the score sheet: its result, the games it was written in, the running totals.
+class Scored(Protocol):
+    """What a ledger writes of one entry: who scored it (None: nobody), its points, extra boxes.
 
-    ``totals[g]`` are game ``g``'s totals toward the target after this hand.
+    A :class:`~ginrummy.scoring.HandResult` is one; so are the three- and four-player entries of
+    :mod:`ginrummy.multisheet`, which say which column (player or team) scored.
+    """
+
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def points(self) -> int: ...
+
+    @property
+    def extra_boxes(self) -> int: ...
+
+
+R = TypeVar("R", bound=Scored)
+
+
+@dataclass(frozen=True, slots=True)
+class Row(Generic[R]):
+    """One entry on the score sheet: its result, the games it was written in, the running totals.
+
+    ``totals[g]`` are game ``g``'s totals toward the target after this entry.
     """
 
     index: int
-    result: HandResult
+    result: R
     written: tuple[int, ...]
     totals: tuple[tuple[int, ...], ...]
     #: Games that closed with this hand.
@@ -288,56 +262,60 @@ def check_result(result: HandResult, seats: int = 2) -> None:
         raise IllegalActionError("hand points and extra boxes cannot be negative", rule="hand_result")
 
 
-class ScoreSheet:
-    """The pure score ledger of one match: hand results in, totals, game end and bonuses out.
+class Ledger(Generic[R]):
+    """The columns of one match: entries in; totals, game end and bonuses out.
 
-    Used by :class:`~ginrummy.match.Match` and by the scorekeeper (which has no cards, only results). It knows
-    nothing of dealing or dealers; it only needs the rule set's game and bonus figures.
+    A column is whoever scores: a player, or a team in the four-player game. Each entry (a
+    :class:`Scored`) is written for its winner: its points toward ``target``, a box, its extra
+    boxes; an entry won by nobody writes nothing. Hollywood (``rules.hollywood``) keeps three
+    games: a column's 1st scoring entry is written in game 1 only, the 2nd in games 1 and 2,
+    each later one in every game still open. A game closes when a column reaches the target in
+    it and takes its bonuses then (game bonus, a box bonus per entry won and per extra box,
+    never counted toward the target, and the rule set's shutout against each column that
+    scored nothing); the match is over when every game has closed. ``bonuses=False`` leaves
+    game, box and shutout bonuses out.
 
-    Hollywood (``rules.hollywood``) keeps three games: a player's 1st hand win is written in
-    game 1 only, the 2nd in games 1 and 2, each later win in every game still open (a win is
-    written only in games still open). A game closes when a player reaches the target in it and
-    takes its bonuses then; the match is over when all three have closed.
-
-    ``seats`` is the number of players whose columns the sheet keeps (2; the ledger itself does
-    not assume two, so games of more players can be scored on it).
-
-    >>> s = ScoreSheet(Rules(target=10))
-    >>> s.add(HandResult(kind='knock', winner=1, points=12, knocker=1))
-    >>> s.is_over, s.winner, s.final().totals
-    (True, 1, (0, 232))
-    >>> s.add(HandResult(kind='knock', winner=0, points=5, knocker=0))
-    Traceback (most recent call last):
-    ...
-    ginrummy.errors.IllegalActionError: hand 2: the game is already over (Player 2 reached 10 in hand 1)
+    Subclasses say what an entry is (:meth:`check`) and how to start afresh (:meth:`_fresh`):
+    :class:`ScoreSheet` for two players, :mod:`ginrummy.multisheet` for three and four.
     """
 
-    def __init__(self, rules: Rules, results: Iterable[HandResult] = (), *, seats: int = 2) -> None:
-        self.rules = rules
-        self.seats = seats
-        self.results: list[HandResult] = []
-        self._games = self._empty_games()
-        self._rows: list[Row] = []
-        self._wins = [0] * seats
-        for r in results:
-            self.add(r)
+    #: What a column is called in messages ("Player 2 reached 100").
+    column_word = "Player"
 
-    def _empty_games(self) -> list[_Column]:
-        n = HOLLYWOOD_GAMES if self.rules.hollywood else 1
-        return [_Column(self.seats) for _ in range(n)]
+    def __init__(self, rules: Rules, *, columns: int, target: int | None = None, bonuses: bool = True) -> None:
+        self.rules = rules
+        self.columns = columns
+        self.target = rules.target if target is None else target
+        self.bonuses = bonuses
+        self.results: list[R] = []
+        self._games = [_Column(columns) for _ in range(HOLLYWOOD_GAMES if rules.hollywood else 1)]
+        self._rows: list[Row[R]] = []
+        self._wins = [0] * columns
+
+    # -- what subclasses say ----------------------------------------------------------
+
+    def check(self, result: R) -> None:
+        """Refuse (IllegalActionError) an entry that cannot be the next one on this sheet."""
+
+    def _fresh(self) -> Ledger[R]:
+        """An empty sheet like this one (for corrections, which rebuild from the entries)."""
+        raise NotImplementedError
+
+    def _entered(self, result: R) -> None:
+        """Called after ``result`` is written (subclasses keep their own state, e.g. the dealer)."""
 
     # -- entering hands ---------------------------------------------------------------
 
-    def add(self, result: HandResult) -> None:
-        """Write one finished hand (dead hands included) on the sheet."""
-        check_result(result, self.seats)
+    def add(self, result: R) -> None:
+        """Write one finished entry (dead hands included) on the sheet."""
+        self.check(result)
         n = len(self.results)
         if self.is_over:
-            closer = self._games[-1] if not self.rules.hollywood else max(self._games, key=lambda g: g.closed_by)
+            closer = max(self._games, key=lambda g: g.closed_by)
             assert closer.winner is not None
             raise IllegalActionError(
-                f"hand {n + 1}: the game is already over (Player {closer.winner + 1} reached "
-                f"{self.rules.target} in hand {closer.closed_by + 1})",
+                f"hand {n + 1}: the game is already over ({self.column_word} {closer.winner + 1} reached "
+                f"{self.target} in hand {closer.closed_by + 1})",
                 rule="game_over",
             )
         self.results.append(result)
@@ -355,7 +333,7 @@ class ScoreSheet:
                 col.wins[w] += 1
                 col.extra[w] += result.extra_boxes
                 written.append(g)
-                if col.points[w] >= self.rules.target:
+                if col.points[w] >= self.target:
                     col.winner = w
                     col.closed_by = n
                     closed.append(g)
@@ -363,9 +341,10 @@ class ScoreSheet:
             Row(n, result, tuple(written), tuple(tuple(c.points) for c in self._games), tuple(closed))
         )
         self._check()
+        self._entered(result)
 
-    def replace(self, index: int, result: HandResult) -> None:
-        """Correct hand ``index`` (0-based) and recompute everything after it.
+    def replace(self, index: int, result: R) -> None:
+        """Correct entry ``index`` (0-based) and recompute everything after it.
 
         Refused (and nothing changes) if the correction would end the game before a later hand.
 
@@ -382,37 +361,37 @@ class ScoreSheet:
         new[index] = result
         self._rebuild(new)
 
-    def remove(self, index: int = -1) -> HandResult:
-        """Take hand ``index`` (default: the last) off the sheet; later hands move up."""
+    def remove(self, index: int = -1) -> R:
+        """Take entry ``index`` (default: the last) off the sheet; later entries move up."""
         new = list(self.results)
         removed = new.pop(index)
         self._rebuild(new)
         return removed
 
-    def _rebuild(self, results: Sequence[HandResult]) -> None:
-        fresh = ScoreSheet(self.rules, seats=self.seats)
+    def _rebuild(self, results: Sequence[R]) -> None:
+        fresh = self._fresh()
         for r in results:
             fresh.add(r)  # raises before anything here is changed
-        self.results, self._games, self._rows, self._wins = fresh.results, fresh._games, fresh._rows, fresh._wins
+        self.__dict__.update(fresh.__dict__)
 
     def _check(self) -> None:
         """Invariants: totals are the sums of the points written; one winner per closed game."""
         for g, col in enumerate(self._games):
-            sums = [0] * self.seats
+            sums = [0] * self.columns
             for row in self._rows:
                 if g in row.written:
                     assert row.result.winner is not None
                     sums[row.result.winner] += row.result.points
             assert sums == col.points, (g, sums, col.points)
             if col.winner is not None:
-                assert col.points[col.winner] >= self.rules.target
-                assert all(p < self.rules.target for s, p in enumerate(col.points) if s != col.winner)
+                assert col.points[col.winner] >= self.target
+                assert all(p < self.target for s, p in enumerate(col.points) if s != col.winner)
 
     # -- queries -----------------------------------------------------------------------
 
     @property
-    def rows(self) -> list[Row]:
-        """Each hand as written: result, games written in, running totals."""
+    def rows(self) -> list[Row[R]]:
+        """Each entry as written: result, games written in, running totals."""
         return list(self._rows)
 
     @property
@@ -427,6 +406,11 @@ class ScoreSheet:
     def game_open(self, game: int) -> bool:
         return self._games[game].open
 
+    def game_closed_by(self, game: int) -> tuple[int, int] | None:
+        """(the column that won game ``game``, the 0-based entry that closed it); None while open."""
+        col = self._games[game]
+        return None if col.winner is None else (col.winner, col.closed_by)
+
     @property
     def scores(self) -> tuple[int, ...]:
         """Totals toward the target (boxes excluded). Hollywood: the first game still open
@@ -439,6 +423,18 @@ class ScoreSheet:
     @property
     def hands_won(self) -> tuple[int, ...]:
         return tuple(self._wins)
+
+    def boxes(self, game: int = 0) -> tuple[int, ...]:
+        """Boxes each seat has in one game so far: hands won there plus Oklahoma extra boxes
+        (each is worth the box bonus once the game is over).
+
+        >>> s = ScoreSheet(Rules())
+        >>> s.add(HandResult(kind='gin', winner=1, points=40, knocker=1, extra_boxes=2))
+        >>> s.boxes()
+        (0, 3)
+        """
+        col = self._games[game]
+        return tuple(w + x for w, x in zip(col.wins, col.extra, strict=True))
 
     @property
     def is_over(self) -> bool:
@@ -460,7 +456,7 @@ class ScoreSheet:
         games = tuple(self._game_result(g) for g in range(len(self._games)))
 
         def total(name: str) -> tuple[int, ...]:
-            return tuple(sum(getattr(g, name)[s] for g in games) for s in range(self.seats))
+            return tuple(sum(getattr(g, name)[s] for g in games) for s in range(self.columns))
 
         totals = total("totals")
         if self.rules.hollywood:
@@ -491,40 +487,46 @@ class ScoreSheet:
         r = self.rules
         col = self._games[g]
         assert col.winner is not None
-        w, n = col.winner, self.seats
+        w, n = col.winner, self.columns
         points = list(col.points)
-        game_bonus = [r.game_bonus if s == w else 0 for s in range(n)]
-        boxes = [(col.wins[s] + col.extra[s]) * r.box_bonus for s in range(n)]
-        others_scored = any(points[s] for s in range(n) if s != w)
-        others_won = any(col.wins[s] for s in range(n) if s != w)
-        shutout = False
-        extra = [0] * n
-        if r.shutout == "bonus" and not others_scored:
-            shutout = True
-            extra[w] = r.shutout_bonus - r.game_bonus
-        elif r.shutout == "double_total" and not others_scored:
-            shutout = True
-            extra[w] = points[w] + game_bonus[w] + boxes[w]
-        elif r.shutout == "double_hands" and not others_won:
-            shutout = True
-            extra[w] = points[w]
+        game_value = r.game_bonus if self.bonuses else 0
+        box_value = r.box_bonus if self.bonuses else 0
+        mode = r.shutout if self.bonuses else "none"
+        game_bonus = [game_value if s == w else 0 for s in range(n)]
+        boxes = [(col.wins[s] + col.extra[s]) * box_value for s in range(n)]
+        # The shutout counts against each other column that scored nothing (that won no hand,
+        # for the doubled hands): with two players, against the loser.
+        if mode == "double_hands":
+            shut = [s for s in range(n) if s != w and not col.wins[s]]
+        elif mode in ("bonus", "double_total"):
+            shut = [s for s in range(n) if s != w and not points[s]]
+        else:
+            shut = []
+        each = {
+            "bonus": r.shutout_bonus - r.game_bonus,
+            "double_total": points[w] + game_bonus[w] + boxes[w],
+            "double_hands": points[w],
+            "none": 0,
+        }[mode]
+        extra = [each * len(shut) if s == w else 0 for s in range(n)]
         totals = tuple(points[s] + game_bonus[s] + boxes[s] + extra[s] for s in range(n))
         lines: list[Line] = []
         if game_bonus[w]:
-            lines.append(Line(g, w, f"game bonus for reaching {r.target} first", game_bonus[w]))
-        if shutout and extra[w]:
+            lines.append(Line(g, w, f"game bonus for reaching {self.target} first", game_bonus[w]))
+        if each:
             label = {
                 "bonus": f"shutout: game bonus {r.shutout_bonus} instead of {r.game_bonus}",
                 "double_total": "shutout: whole score doubled",
                 "double_hands": "shutout: every hand won, each hand's points doubled",
-            }[r.shutout]
-            lines.append(Line(g, w, label, extra[w]))
+            }[mode]
+            for s in shut:
+                lines.append(Line(g, w, label, each, against=s if n > 2 else None))
         for s in range(n):
             if boxes[s]:
                 what = f"{col.wins[s]} hand{'s' if col.wins[s] != 1 else ''} won"
                 if col.extra[s]:
                     what += f" + {col.extra[s]} extra box{'es' if col.extra[s] != 1 else ''}"
-                lines.append(Line(g, s, f"box bonus: {what}, {r.box_bonus} each", boxes[s]))
+                lines.append(Line(g, s, f"box bonus: {what}, {box_value} each", boxes[s]))
         return GameResult(
             index=g,
             points=tuple(points),
@@ -532,13 +534,47 @@ class ScoreSheet:
             extra_boxes=tuple(col.extra),
             game_bonus=tuple(game_bonus),
             box_bonus=tuple(boxes),
-            shutout=shutout,
+            shutout=bool(shut),
             shutout_bonus=tuple(extra),
             totals=totals,
             winner=w,
             closed_by=col.closed_by,
             lines=tuple(lines),
+            shut_out=tuple(shut),
         )
+
+
+class ScoreSheet(Ledger[HandResult]):
+    """The score ledger of a two-player match: hand results in, totals, game end and bonuses out.
+
+    Used by :class:`~ginrummy.match.Match` and by the scorekeeper (which has no cards, only
+    results). It knows nothing of dealing or dealers; it only needs the rule set's game and
+    bonus figures. Everything else is :class:`Ledger`'s.
+
+    ``seats`` is the number of players whose columns the sheet keeps (2; the ledger itself does
+    not assume two).
+
+    >>> s = ScoreSheet(Rules(target=10))
+    >>> s.add(HandResult(kind='knock', winner=1, points=12, knocker=1))
+    >>> s.is_over, s.winner, s.final().totals
+    (True, 1, (0, 232))
+    >>> s.add(HandResult(kind='knock', winner=0, points=5, knocker=0))
+    Traceback (most recent call last):
+    ...
+    ginrummy.errors.IllegalActionError: hand 2: the game is already over (Player 2 reached 10 in hand 1)
+    """
+
+    def __init__(self, rules: Rules, results: Iterable[HandResult] = (), *, seats: int = 2) -> None:
+        super().__init__(rules, columns=seats)
+        self.seats = seats
+        for r in results:
+            self.add(r)
+
+    def check(self, result: HandResult) -> None:
+        check_result(result, self.seats)
+
+    def _fresh(self) -> ScoreSheet:
+        return ScoreSheet(self.rules, seats=self.seats)
 
 
 def _tally_json(r: GameResult | FinalResult) -> dict[str, Any]:
@@ -559,13 +595,12 @@ def _tally_json(r: GameResult | FinalResult) -> dict[str, Any]:
 
 __all__ = [
     "HOLLYWOOD_GAMES",
-    "Cut",
     "FinalResult",
     "GameResult",
+    "Ledger",
     "Line",
     "Row",
     "ScoreSheet",
+    "Scored",
     "check_result",
-    "cut_for_deal",
-    "next_dealer",
 ]

@@ -113,6 +113,28 @@ def _possessive(name: str) -> str:
 
 DEAD_HAND = HandResult(kind="dead", winner=None, points=0)
 
+#: The most deadwood ten cards can hold: with no meld at all, two each of T J Q K and two 9s
+#: (suits chosen so no three make a run) count 98; any more cards of 10 would make a set.
+MAX_DEADWOOD = 98
+
+
+def check_deadwood(count: int, whose: str = "deadwood") -> None:
+    """Refuse a deadwood count ten cards cannot have (below 0 or above 98).
+
+    >>> try:
+    ...     check_deadwood(99, "Sam's deadwood")
+    ... except IllegalActionError as e:
+    ...     print(e)
+    Sam's deadwood 99 is more than ten cards can hold: at most 98 (two each of T J Q K and two 9s)
+    """
+    if count < 0:
+        raise IllegalActionError(f"{whose} cannot be negative ({count})", rule="deadwood")
+    if count > MAX_DEADWOOD:
+        raise IllegalActionError(
+            f"{whose} {count} is more than ten cards can hold: at most {MAX_DEADWOOD} (two each of T J Q K and two 9s)",
+            rule="deadwood",
+        )
+
 
 def score_hand(
     rules: Rules,
@@ -138,8 +160,8 @@ def score_hand(
     """
     if knocker not in (0, 1):
         raise IllegalActionError(f"the knocker must be player 0 or 1, not {knocker!r}", rule="players")
-    if knocker_deadwood < 0 or defender_deadwood < 0:
-        raise IllegalActionError("deadwood counts cannot be negative", rule="deadwood")
+    check_deadwood(knocker_deadwood, "the knocker's deadwood")
+    check_deadwood(defender_deadwood, "the defender's deadwood")
     limit = rules.hand_knock_limit(upcard) if knock_limit is None else knock_limit
     if big_gin:
         if not rules.big_gin:

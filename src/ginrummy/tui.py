@@ -2,125 +2,220 @@
 
 The app is only a view of a :class:`~ginrummy.table.Table` session: every button is one of
 the seat's legal actions (``SeatView.legal``), and every action goes through the table. The
-person is seat 0; the computer only ever sees its own ``SeatView``.
+person is seat 0; the computer only ever sees its own ``SeatView``. A key that is not legal
+now is answered with the engine's reason; the footer shows only the keys that are.
 
 Keys: ``s`` stock, ``p`` pile / take the upcard, ``x`` pass, ``1``-``9``/``0``/``-`` pick the
-card in that position, ``d`` discard the picked card, ``k`` knock with it, ``a`` take the best
-layout, ``h`` hint, ``o`` change the order of the hand, ``n`` next hand, ``q`` quit.
+card in that position (after a knock: choose the layout option), ``d`` discard the picked card,
+``k`` knock with it, ``b`` big gin, ``a`` the best layout, ``h`` hints, ``g`` the score sheet,
+``o`` the order of the hand, ``f`` four-colour suits, ``t`` light or dark, ``n`` next hand,
+``q`` quit.
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
+from textual.color import Color
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.widgets import Button, Footer, Header, Static
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
 
 from .actions import Action, Kind
-from .cards import card_str, cards_of
+from .cards import cards_of
+from .errors import IllegalActionError
+from .events import Phase
 from .layout import LAYOUT_PHASES
 from .match import Match
-from .melds import best_arrangement, deadwood, min_deadwood_after_discard
+from .melds import deadwood
 from .observation import SeatView
 from .players import PLAYERS, get_player
 from .rules import Rules
-from .table import Seat, Table
+from .table import Decider, Seat, Table
+from .tui_sheet import SheetScreen, hand_lines, sheet_lines
+from .tui_text import (
+    PICK_KEYS,
+    SUIT_BASES,
+    CardStyle,
+    action_label,
+    best_knock_card,
+    event_text,
+    hand_text,
+    layout_choices,
+    melds_text,
+    no_pick_line,
+    ordered_hand,
+    prompt_line,
+    readable,
+    refusal_line,
+    rules_header,
+)
 
 HUMAN = 0
 COMPUTER = 1
 ORDERS = ("melds", "rank", "suit")
-_RED = (1, 2)  # hearts, diamonds
+#: How many ranked hints are shown.
+HINTS = 3
+THEMES = {"dark": "textual-dark", "light": "textual-light"}
+#: The words of the keys ``s``, ``p``, ``x``, ``b``, as actions.
+_KINDS = {"stock": Kind.STOCK, "pile": Kind.PILE, "pass": Kind.PASS, "big gin": Kind.BIG_GIN}
 
 
-def card_markup(card: int) -> str:
-    """A card in Rich markup, red suits in red."""
-    text = card_str(card, symbols=True)
-    return f"[bold red]{text}[/]" if card // 13 in _RED else f"[bold]{text}[/]"
-
-
-def ordered_hand(mask: int, order: str) -> list[tuple[bool, list[int]]]:
-    """The hand in groups of (is a meld, cards): melds first then loose cards ('melds'), or one
-    group by rank or by suit."""
-    if order == "rank":
-        return [(False, sorted(cards_of(mask), key=lambda c: (c % 13, c // 13)))]
-    if order == "suit":
-        return [(False, cards_of(mask))]
-    _, melds = best_arrangement(mask)
-    used = 0
-    for m in melds:
-        used |= m
-    loose = sorted(cards_of(mask & ~used), key=lambda c: (c % 13, c // 13))
-    return [(True, cards_of(m)) for m in melds] + ([(False, loose)] if loose else [])
+def _key(key: str, action: str, label: str) -> list[Binding]:
+    """A key shown in the footer only while its action is legal, and a hidden twin that
+    answers it otherwise with the reason (Textual tries a key's bindings in order)."""
+    name, _, params = action.partition("(")
+    twin = f"{name}_anyway" + (f"({params}" if params else "")
+    return [Binding(key, action, label), Binding(key, twin, label, show=False)]
 
 
 class GinRummyApp(App[int]):
     """One game against a computer player."""
 
+    ENABLE_COMMAND_PALETTE = False
     CSS = """
     Screen { layout: vertical; }
-    #status { height: 3; padding: 0 1; background: $panel; }
-    #table { height: 5; padding: 0 1; }
-    #hand { height: 3; padding: 0 1; }
-    #buttons { height: 3; }
-    #buttons Button { margin: 0 1 0 0; min-width: 8; }
-    #log { height: 1fr; border: round $primary; padding: 0 1; }
+    #status { height: auto; padding: 0 1; background: $panel; }
+    #prompt { height: auto; padding: 0 1; text-style: bold; }
+    #notice { height: auto; padding: 0 1; color: $text-warning; }
+    #table { height: auto; min-height: 2; padding: 0 1; }
+    #hand { height: auto; padding: 0 1; }
+    #buttons { height: 1; margin: 0 1; }
+    #buttons Button { margin: 0 1 0 0; min-width: 6; }
+    #choices { height: auto; max-height: 8; display: none; margin: 0 1; }
+    #choices.shown { display: block; }
+    /* The highlight stays on backgrounds the suit colours are checked against (see get_theme_variable_defaults). */
+    #choices, #choices:focus { background: $surface; background-tint: $foreground 0%; }
+    #choices > .option-list--option-highlighted, #choices:focus > .option-list--option-highlighted {
+        color: $foreground; background: $panel; text-style: bold;
+    }
+    #choices > .option-list--option-hover { background: $panel; }
+    #hints { height: auto; padding: 0 1; color: $text-accent; }
+    #log { height: 1fr; min-height: 3; border: round $primary; padding: 0 1; }
+    .ascii #log, .ascii #choices { border: ascii $primary; scrollbar-size: 0 0; }
     """
     BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
-        Binding("s", "act('stock')", "Stock"),
-        Binding("p", "act('pile')", "Pile"),
-        Binding("x", "act('pass')", "Pass"),
-        Binding("d", "discard", "Discard"),
-        Binding("k", "knock", "Knock"),
-        Binding("a", "auto", "Best layout"),
-        Binding("h", "hint", "Hint"),
+        *_key("s", "act('stock')", "Stock"),
+        *_key("p", "act('pile')", "Take"),
+        *_key("x", "act('pass')", "Pass"),
+        *_key("d", "discard", "Discard"),
+        *_key("k", "knock", "Knock"),
+        *_key("b", "act('big gin')", "Big gin"),
+        *_key("a", "auto", "Best layout"),
+        *_key("n", "next_hand", "Next hand"),
+        Binding("h", "hint", "Hints"),
+        Binding("g", "sheet", "Sheet"),
         Binding("o", "order", "Order"),
-        Binding("n", "next_hand", "Next hand"),
+        Binding("f", "four_colour", "Four colours", show=False),
+        Binding("t", "light_dark", "Light/dark", show=False),
         Binding("q", "quit", "Quit"),
-        *[Binding(key, f"pick({i})", show=False) for i, key in enumerate("1234567890-")],
+        *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(PICK_KEYS)],
     ]
 
-    def __init__(self, rules: Rules, opponent: str = "simple", seed: int | None = None, delay: float = 0.4) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        opponent: str = "simple",
+        seed: int | None = None,
+        delay: float = 0.4,
+        *,
+        first_dealer: int | None = None,
+        decks: Sequence[Sequence[int]] = (),
+        player: Decider | None = None,
+        style: CardStyle | None = None,
+        light: bool = False,
+    ) -> None:
+        """``first_dealer``, ``decks`` (the first hands' decks, in order) and ``player`` (a
+        computer player of one's own, named ``opponent``) set up a known game: tests, lessons.
+        ``style`` draws the cards (four colours, ASCII); ``light`` starts on the light theme."""
         super().__init__()
         self.rules = rules
         self.opponent_name = opponent
-        self.match = Match(rules, seed=seed)
-        self.table = Table(self.match, [Seat("You"), Seat(opponent, get_player(opponent, seed=seed))])
+        self.match = Match(rules, seed=seed, first_dealer=first_dealer)
+        self.decks = [list(d) for d in decks]
+        computer = player if player is not None else get_player(opponent, seed=seed)
+        self.table = Table(self.match, [Seat("You"), Seat(opponent, computer)])
         self.delay = delay
+        self.style = style or CardStyle()
+        self.theme = THEMES["light" if light else "dark"]
         self.order = "melds"
         self.picked: int | None = None
         self.lines: list[str] = []
+        #: The notice line: why the last key did nothing (empty once a move is played).
+        self.notice = ""
+        #: The layout choices on show, in the order of the list (the default first).
+        self.choices: list[Action] = []
+        #: The hints on show (the best first), until the next move.
+        self.hints: list[str] = []
         self._events_seen = 0
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """The suit colours for the current theme: its error, primary and success text colours
+        and its foreground, darkened on a light theme or lightened on a dark one until each
+        keeps a 4.5:1 contrast with every background a card is drawn on."""
+        system = self.current_theme.to_color_system().generate()
+        backgrounds = [Color.parse(system[k]).hex for k in ("background", "surface", "panel")]
+        dark = self.current_theme.dark
+
+        def step(colour: str) -> str:
+            c = Color.parse(colour)
+            return (c.lighten(0.04) if dark else c.darken(0.04)).hex
+
+        out = {}
+        for name, base in SUIT_BASES.items():
+            out[name] = readable(Color.parse(system[base]).hex, backgrounds, step)
+        return out
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return ("You", self.opponent_name)
 
     # -- layout -------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield Header(show_clock=False)
+        yield Header(show_clock=False, icon="*" if self.style.ascii else None)
         with Vertical():
             yield Static(id="status")
+            yield Static(id="prompt")
             yield Static(id="table")
             yield Static(id="hand")
             yield Horizontal(id="buttons")
+            yield OptionList(id="choices")
+            yield Static(id="notice")
+            yield Static(id="hints")
             with VerticalScroll(id="log"):
                 yield Static(id="logtext")
         yield Footer()
 
     def on_mount(self) -> None:
         self.title = f"Gin Rummy: you vs {self.opponent_name}"
-        self.sub_title = self.rules.name
+        self.sub_title = rules_header(self.rules)
+        if self.style.ascii:  # the header joins the two with a dash that is not ASCII
+            self.title, self.sub_title = f"{self.title} - {self.sub_title}", ""
+        self.set_class(self.style.ascii, "ascii")
+        self.board.query_one("#log", VerticalScroll).anchor()
         self.say("\n".join(self.rules.describe()))
         self.start_hand()
 
     # -- game flow ----------------------------------------------------------------------
 
     @property
+    def board(self) -> Screen[object]:
+        """The table's screen (under the score sheet when that is open): the widgets to draw."""
+        return self.screen_stack[0]
+
+    @property
     def view(self) -> SeatView:
         return self.match.view(HUMAN)
 
     def start_hand(self) -> None:
-        hand = self.table.start_hand()
+        index = len(self.match.hands)
+        hand = self.table.start_hand(self.decks[index] if index < len(self.decks) else None)
         self._events_seen = 0
         self.picked = None
         self.say(f"-- hand {len(self.match.results) + 1}: {'you deal' if hand.dealer == HUMAN else 'the computer deals'} --")
@@ -129,11 +224,15 @@ class GinRummyApp(App[int]):
     def after_action(self) -> None:
         hand = self.match.hand
         assert hand is not None
+        self.show_hints([])
         self.log_events()
         if hand.is_over:
             self.finish_hand()
         elif self.table.computer_to_act:
-            self.set_timer(self.delay, self.computer_move)
+            if self.delay > 0:
+                self.set_timer(self.delay, self.computer_move)
+            else:
+                self.call_later(self.computer_move)
         self.refresh_view()
 
     def computer_move(self) -> None:
@@ -143,41 +242,58 @@ class GinRummyApp(App[int]):
         self.after_action()
 
     def apply(self, action: Action) -> None:
-        view = self.view
-        if action not in view.legal:
-            self.notify(f"{action} is not allowed now", severity="warning")
+        """Play the person's action; a refused one is explained with the engine's reason."""
+        hand = self.match.hand
+        if hand is None or hand.is_over:
+            self.warn(self.prompt())
             return
-        self.table.act(HUMAN, action)
+        if hand.current != HUMAN:
+            self.warn(f"It is {self.opponent_name}'s turn: wait for its move.")
+            return
+        try:
+            self.table.act(HUMAN, action)
+        except IllegalActionError as e:
+            self.warn(refusal_line(str(e), self.style))
+            return
         self.picked = None
+        self.warn("")
         self.after_action()
 
+    def prompt(self) -> str:
+        return prompt_line(self.view, self.opponent_name, self.style.markup)
+
+    def warn(self, text: str) -> None:
+        """Show a notice on its own line above the log (cleared by the next move), never over it:
+        the log gives up the room and stays anchored at its latest line."""
+        self.notice = text
+        if self.screen_stack:
+            widget = self.board.query_one("#notice", Static)
+            widget.update(text)
+            widget.display = bool(text)
+
     def finish_hand(self) -> None:
-        view = self.view
-        result = view.result
-        if result is not None:
-            self.say(result.explain(("You", self.opponent_name)))
-        if view.knocker is not None:
-            self.say(f"{self.opponent_name} held: " + " ".join(card_markup(c) for c in cards_of(view.opponent_known)))
+        for line in hand_lines(self.view, self.names, self.style.markup):
+            self.say(line)
         self.say(f"Score: you {self.match.scores[0]}, {self.opponent_name} {self.match.scores[1]}")
         if self.match.is_over:
-            for line in self.match.final().explain(("You", self.opponent_name)):
+            for line in self.match.final().explain(self.names):
                 self.say(f"[b]{line}[/]")
             self.say("Game over. Press q to quit.")
         else:
             self.say("Press n for the next hand.")
+        self.action_sheet()
 
     def log_events(self) -> None:
         view = self.view
         for e in view.events[self._events_seen :]:
-            who = "You" if e.seat == HUMAN else self.opponent_name
-            self.say(f"{who}: {e.text()}")
+            self.say(f"{self.names[e.seat]}: {event_text(e, view, self.style.markup)}")
         self._events_seen = len(view.events)
 
     def say(self, line: str) -> None:
         self.lines.append(line)
         if self.screen_stack:
-            self.query_one("#logtext", Static).update("\n".join(self.lines[-200:]))
-            self.query_one("#log", VerticalScroll).scroll_end(animate=False)
+            self.board.query_one("#logtext", Static).update("\n".join(self.lines[-200:]))
+            self.board.query_one("#log", VerticalScroll).scroll_end(animate=False)
 
     # -- drawing ------------------------------------------------------------------------
 
@@ -187,43 +303,65 @@ class GinRummyApp(App[int]):
     def refresh_view(self) -> None:
         view = self.view
         hand = self.match.hand
-        turn = "your turn" if view.my_turn else ("hand over" if hand is not None and hand.is_over else "computer's turn")
-        self.query_one("#status", Static).update(
-            f"You {view.scores[0]}  ·  {self.opponent_name} {view.scores[1]}  ·  target {self.rules.target}"
-            f"  ·  knock limit {view.knock_limit}  ·  [b]{turn}[/] ({view.phase.value.replace('_', ' ')})"
+        show = self.style.markup
+        over = hand is not None and hand.is_over
+        turn = "your turn" if view.my_turn else ("hand over" if over else f"{self.opponent_name}'s turn")
+        sep = self.style.sep
+        self.board.query_one("#status", Static).update(
+            f"You {view.scores[0]}{sep}{self.opponent_name} {view.scores[1]}{sep}target {self.rules.target}"
+            f"{sep}knock limit {view.knock_limit}{sep}[b]{turn}[/] ({view.phase.value.replace('_', ' ')})"
         )
-        top = card_markup(view.pile[-1]) if view.pile else "-"
-        known = " ".join(card_markup(c) for c in cards_of(view.opponent_known)) or "none"
+        top = show(view.pile[-1]) if view.pile else "-"
+        known = " ".join(show(c) for c in cards_of(view.opponent_known)) or "none"
         table = [
             f"Stock: {view.stock_size} cards    Discard pile: {top}",
             f"{self.opponent_name}: {view.opponent_size} cards; known: {known}",
         ]
-        if view.knocker_melds:
-            melds = "  ".join(
-                "\\[" + " ".join(card_markup(c) for c in cards_of(m | x)) + "]"
-                for m, x in zip(view.knocker_melds, view.laid_on, strict=True)
-            )
-            table.append(f"Knocker's melds: {melds}")
-        self.query_one("#table", Static).update("\n".join(table))
-        parts = []
-        i = 0
-        for is_meld, group in ordered_hand(view.hand, self.order):
-            texts = []
-            for c in group:
-                key = "1234567890-"[i] if i < 11 else " "
-                mark = "▶" if c == self.picked else ""
-                texts.append(f"{mark}{key}:{card_markup(c)}")
-                i += 1
-            parts.append(("\\[ " + " ".join(texts) + " ]") if is_meld else " ".join(texts))
-        if view.hand.bit_count() <= 10:
-            count = f"   deadwood {deadwood(view.hand)}"
-        else:
-            count = f"   deadwood {deadwood(view.hand)}; after the best discard {min_deadwood_after_discard(view.hand)}"
-        self.query_one("#hand", Static).update("Your hand: " + "  ".join(parts) + count)
+        if view.phase is Phase.OVER:
+            table.extend(hand_lines(view, self.names, show))
+        elif view.knocker_melds:
+            label = "Your melds" if view.knocker == HUMAN else f"{self.opponent_name}'s melds (the knocker)"
+            table.append(f"{label}: " + melds_text(view.knocker_melds, self.style, view.laid_on))
+        if view.defender_melds and view.knocker == HUMAN and view.phase is not Phase.OVER:
+            table.append(f"{self.opponent_name}'s melds: " + melds_text(view.defender_melds, self.style))
+        self.board.query_one("#prompt", Static).update(self.prompt())
+        self.board.query_one("#table", Static).update("\n".join(table))
+        self.board.query_one("#hand", Static).update(hand_text(view, self.order, self.picked, self.style))
+        self.draw_choices(view)
         self.draw_buttons(view)
+        self.refresh_bindings()
+
+    def draw_choices(self, view: SeatView) -> None:
+        """The layout choices, the best arrangement's next step first, each with the count it reaches."""
+        box = self.board.query_one("#choices", OptionList)
+        show = view.my_turn and view.phase in LAYOUT_PHASES
+        box.set_class(show, "shown")
+        if not show:
+            self.choices = []
+            box.clear_options()
+            return
+        noun = "deadwood" if view.phase is Phase.LAYOUT else "count after layoffs"
+        ranked = layout_choices(view)
+        self.choices = [a for a, _ in ranked]
+        box.clear_options()
+        options = []
+        for i, (a, left) in enumerate(ranked):
+            key = PICK_KEYS[i] if i < 9 else " "
+            tag = "  [b](best)[/]" if i == 0 else ""
+            options.append(Option(f"{key}  {action_label(a, view, self.style.markup)}  ->  {noun} {left}{tag}"))
+        box.add_options(options)
+        box.highlighted = 0
+        box.focus()
+
+    def show_hints(self, lines: list[str]) -> None:
+        self.hints = lines
+        if self.screen_stack:
+            widget = self.board.query_one("#hints", Static)
+            widget.update("\n".join(lines))
+            widget.display = bool(lines)
 
     def draw_buttons(self, view: SeatView) -> None:
-        box = self.query_one("#buttons", Horizontal)
+        box = self.board.query_one("#buttons", Horizontal)
         box.remove_children()
         buttons: list[Button] = []
         legal = view.legal
@@ -231,23 +369,44 @@ class GinRummyApp(App[int]):
         labels = {Kind.STOCK: "Stock", Kind.PILE: "Take pile", Kind.PASS: "Pass", Kind.BIG_GIN: "Big gin"}
         for a in legal:
             if a.kind in labels:
-                buttons.append(Button(labels[a.kind], name=f"act-{int(a)}"))
+                buttons.append(Button(labels[a.kind], name=f"act-{int(a)}", compact=True))
         if Kind.DISCARD in kinds or Kind.KNOCK in kinds:
             if self.picked is not None and Action.discard(self.picked) in legal:
-                buttons.append(Button(f"Discard {card_str(self.picked, True)}", name="discard", variant="primary"))
+                buttons.append(Button(f"Discard {self.style.markup(self.picked)}", name="discard", compact=True))
             knock = Action.knock(self.picked) if self.picked is not None else None
             if knock is not None and knock in legal:
                 gin = deadwood(view.hand & ~(1 << knock.card)) == 0
-                label = ("Gin" if gin else "Knock") + f" with {card_str(knock.card, True)}"
-                buttons.append(Button(label, name="knock", variant="success"))
+                label = ("Gin" if gin else "Knock") + f" with {self.style.markup(knock.card)}"
+                buttons.append(Button(label, name="knock", compact=True))
         if view.phase in LAYOUT_PHASES and view.my_turn:
-            buttons.append(Button("Best layout", name="auto", variant="primary"))
-        if view.my_turn and view.phase not in LAYOUT_PHASES:
-            buttons.append(Button("Hint", name="hint"))
-        hand = self.match.hand
-        if hand is not None and hand.is_over and not self.match.is_over:
-            buttons.append(Button("Next hand", name="next", variant="primary"))
+            buttons.append(Button("Best layout", name="auto", compact=True))
+        if view.my_turn:
+            buttons.append(Button("Hint", name="hint", compact=True))
+        if self.table.can_deal:
+            buttons.append(Button("Next hand", name="next", compact=True))
         box.mount_all(buttons)
+
+    # -- which keys the footer shows ------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show (and run) a key's action only while it is legal; its hidden twin explains it otherwise."""
+        if action == "next_hand":
+            return self.table.can_deal
+        if action not in ("act", "discard", "knock", "auto"):
+            return True
+        if self.match.hand is None:
+            return False
+        view = self.view
+        if not view.my_turn:
+            return False
+        kinds = {a.kind for a in view.legal}
+        if action == "act":
+            return _KINDS.get(str(parameters[0]) if parameters else "") in kinds
+        if action == "discard":
+            return Kind.DISCARD in kinds
+        if action == "knock":
+            return Kind.KNOCK in kinds
+        return view.phase in LAYOUT_PHASES
 
     # -- input --------------------------------------------------------------------------
 
@@ -266,50 +425,105 @@ class GinRummyApp(App[int]):
         elif bid == "next":
             self.action_next_hand()
 
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        if 0 <= event.option_index < len(self.choices):
+            self.apply(self.choices[event.option_index])
+
     def action_act(self, word: str) -> None:
         self.apply(Action.parse(word))
 
     def action_pick(self, index: int) -> None:
+        if self.choices:
+            if index < min(len(self.choices), 9):
+                self.apply(self.choices[index])
+            else:
+                self.warn(f"No choice {PICK_KEYS[index]}: there are {len(self.choices)} (use the arrows and Enter).")
+            return
         cards = self.hand_cards()
         if 0 <= index < len(cards):
-            self.picked = cards[index]
+            # The picked card's key again puts it back.
+            self.picked = None if self.picked == cards[index] else cards[index]
+            self.warn("")
             self.refresh_view()
+        else:
+            self.warn(f"No card at position {PICK_KEYS[index]}: your hand has {len(cards)} cards.")
 
     def action_discard(self) -> None:
         if self.picked is None:
-            self.notify("pick a card first (keys 1-9, 0, -)")
+            self.warn(no_pick_line(self.view, False, self.opponent_name, self.style.markup))
             return
         self.apply(Action.discard(self.picked))
 
     def action_knock(self) -> None:
+        view = self.view
         if self.picked is None:
-            self.notify("pick the card to discard face down first")
+            if view.my_turn and view.phase is Phase.DISCARD and not any(a.kind is Kind.KNOCK for a in view.legal):
+                # Say how far the hand is from a knock: the engine's refusal of the best one.
+                self.apply(best_knock_card(view))
+            else:
+                self.warn(no_pick_line(view, True, self.opponent_name, self.style.markup))
             return
         self.apply(Action.knock(self.picked))
 
     def action_auto(self) -> None:
+        view = self.view
+        if not (view.my_turn and view.phase in LAYOUT_PHASES):
+            self.warn(f"The best layout is for after a knock. {self.prompt()}")
+            return
         self.table.lay_out(HUMAN)
+        self.warn("")
         self.after_action()
 
+    def action_next_hand(self) -> None:
+        if self.table.can_deal:
+            self.start_hand()
+        elif self.match.is_over:
+            self.warn("The game is over: q to quit.")
+        else:
+            self.warn(f"Finish this hand first. {self.prompt()}")
+
+    # The hidden twins of the keys above: the same code, which explains a key not legal now.
+    action_act_anyway = action_act
+    action_discard_anyway = action_discard
+    action_knock_anyway = action_knock
+    action_auto_anyway = action_auto
+    action_next_hand_anyway = action_next_hand
+
     def action_hint(self) -> None:
+        """The expert's ranking of your choices (the web app's hints): the best three, each with its reason."""
         view = self.view
-        if not view.my_turn or view.phase in LAYOUT_PHASES:
+        if not view.my_turn:
+            self.warn(self.prompt())
             return
         from .players.hints import rank_actions
 
-        ranked = rank_actions(view)
-        if ranked:
-            best, _, why = ranked[0]
-            self.say(f"Hint: {best}" + (f" ({why})" if why else ""))
+        lines = []
+        for i, (a, _, why) in enumerate(rank_actions(view)[:HINTS]):
+            words = action_label(a, view, self.style.markup)
+            why = why.removeprefix(f"discard {a}: ")  # "discard Kd: deadwood 6" names the action once
+            lines.append(f"Hint {i + 1}: {words}" + (f": {self.style.restyle(why)}" if why else ""))
+        self.show_hints(lines)
 
     def action_order(self) -> None:
         self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
         self.refresh_view()
 
-    def action_next_hand(self) -> None:
+    def action_four_colour(self) -> None:
+        self.style = CardStyle(four_colour=not self.style.four_colour, ascii=self.style.ascii)
+        self.refresh_view()
+
+    def action_light_dark(self) -> None:
+        self.theme = THEMES["dark"] if self.theme == THEMES["light"] else THEMES["light"]
+
+    def action_sheet(self) -> None:
+        """The score sheet screen; after a hand, with both hands laid out above it."""
         hand = self.match.hand
-        if hand is not None and hand.is_over and not self.match.is_over:
-            self.start_hand()
+        over = hand is not None and hand.is_over
+        n = len(self.match.results)
+        title = f"Hand {n} is over: the score sheet" if over else "The score sheet"
+        laid = hand_lines(self.view, self.names, self.style.markup) if over else []
+        sheet = sheet_lines(self.match.sheet, self.names)
+        self.push_screen(SheetScreen(title, laid, sheet, self.table.can_deal, ascii=self.style.ascii))
 
 
 def configure(p: argparse.ArgumentParser) -> None:
@@ -317,10 +531,27 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rules", default="classic", help="rule preset: classic, online, app, eaai")
     p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="change one rule (repeatable)")
     p.add_argument("--seed", type=int, default=None, help="seed for the deal")
+    p.add_argument("--db", default=None, metavar="PATH", help="the games store, shared with play and serve")
+    p.add_argument("--resume", action="store_true", help="continue the last unfinished game of tui or play")
+    p.add_argument("--four-colour", "--four-color", action="store_true", help="four suit colours (key f switches)")
+    p.add_argument("--ascii", action="store_true", help="letters for the suits (Ts, Qh) and plain ASCII marks")
+    p.add_argument("--light", action="store_true", help="start with the light theme (key t switches)")
 
 
 def run(args: argparse.Namespace) -> int:
+    from . import saved
     from .commands.play import rules_from_args
 
-    GinRummyApp(rules_from_args(args), opponent=args.opponent, seed=args.seed).run()
+    style = CardStyle(four_colour=args.four_colour, ascii=args.ascii)
+    if args.resume:  # the saved game's table and match, replayed; its first start_hand continues the hand
+        game = saved.resume_game(args.db)
+        app = GinRummyApp(game.match.rules, opponent=game.table.names[1], style=style, light=args.light)
+        app.match, app.table = game.table.match, game.table
+    else:
+        app = GinRummyApp(rules_from_args(args), opponent=args.opponent, seed=args.seed, style=style, light=args.light)
+        saved.save_game(app.table, args.db, client="tui")  # every action stored before it is applied
+    app.run()
     return 0
+
+
+__all__ = ["HUMAN", "PICK_KEYS", "GinRummyApp", "configure", "ordered_hand", "run"]

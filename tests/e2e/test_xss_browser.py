@@ -9,6 +9,7 @@ and the page's Content-Security-Policy reported no violation (so nothing even tr
 
 from __future__ import annotations
 
+import http.cookiejar
 import json
 import time
 import urllib.request
@@ -24,10 +25,10 @@ from ginrummy.web import autoplay
 
 pytestmark = MARKS
 
-P_IMG = "<img src=x onerror=window.__xss=1>"
-P_SVG = '"><svg onload=window.__xss=1>'
-P_SCRIPT = "</script><script>window.__xss=1</script>"
-#: The scorekeeper keeps names to 24 characters.
+#: Names are at most 24 characters (the server refuses longer ones), so the payloads fit in 24.
+P_IMG = "<img src=x onerror=_x=1>"
+P_SVG = '"><svg onload=__xss=1>'
+P_SCRIPT = "</script><script>__xss=1"
 S_SVG = "<svg onload=__xss=1>"
 S_SCRIPT = "<script>__xss=1</script>"
 
@@ -40,9 +41,17 @@ document.addEventListener("securitypolicyviolation", (e) => window.__csp.push(`$
 INJECTED = "img[src='x'], img[onerror], svg[onload], script:not([src]), [onload], [onerror]"
 
 
+#: One player identity (the web app's cookie) for the API calls and every page of this module: the
+#: games made over the API are the browser's own, so its history lists them.
+JAR = http.cookiejar.CookieJar()
+#: The friend's browser, who plays the invited seat.
+FRIEND_JAR = http.cookiejar.CookieJar()
+
+
 class Api:
-    def __init__(self, base: str) -> None:
+    def __init__(self, base: str, jar: http.cookiejar.CookieJar = JAR) -> None:
         self.base = base
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 
     def call(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         headers = {"Content-Type": "application/json"}
@@ -50,7 +59,7 @@ class Api:
             headers["X-Seat-Token"] = token
         data = json.dumps(body).encode() if body is not None else None
         req = urllib.request.Request(self.base + path, data=data, headers=headers, method=method)
-        return json.loads(urllib.request.urlopen(req, timeout=10).read())
+        return json.loads(self.opener.open(req, timeout=10).read())
 
     def create(self, names: list[str], opponent: str = "human", **overrides: Any) -> dict[str, Any]:
         body = {"opponent": opponent, "names": names, "rules": {"preset": "classic", "overrides": overrides}}
@@ -58,17 +67,19 @@ class Api:
 
     def play(self, game: dict[str, Any], moves: int | None = None, timeout: float = 60) -> None:
         """Play every human seat as the scripted person: to the end, or for ``moves`` moves."""
-        tokens = [game["token"]] + ([game["invite_token"]] if "invite_token" in game else [])
+        seats = [(self, game["token"])]
+        if "invite_token" in game:
+            seats.append((Api(self.base, FRIEND_JAR), game["invite_token"]))
         end, made = time.monotonic() + timeout, 0
         while time.monotonic() < end:
-            for token in tokens:
-                s = self.call("GET", f"/api/games/{game['id']}/state", token=token)
+            for api, token in seats:
+                s = api.call("GET", f"/api/games/{game['id']}/state", token=token)
                 if s["game"]["status"] == "finished" or (moves is not None and made >= moves):
                     return
                 msg = autoplay.respond(s)
                 if msg is not None:
                     path = {"action": "actions", "auto": "auto", "next": "next"}[msg["type"]]
-                    self.call("POST", f"/api/games/{game['id']}/{path}", msg, token)
+                    api.call("POST", f"/api/games/{game['id']}/{path}", msg, token)
                     made += 1
             time.sleep(0.01)
         raise AssertionError("the game did not get there in time")
@@ -108,6 +119,7 @@ class Watched:
 
     def __init__(self, browser: Any) -> None:
         self.context = browser.new_context(viewport={"width": 1300, "height": 900})
+        self.context.add_cookies([{"name": c.name, "value": c.value or "", "domain": c.domain, "path": c.path} for c in JAR])
         self.context.add_init_script(GUARD)
         self.page = self.context.new_page()
         self.errors: list[str] = []
@@ -117,7 +129,7 @@ class Watched:
     def check(self, where: str, *texts: str) -> None:
         page = self.page
         page.wait_for_timeout(150)  # let a late violation report arrive
-        assert page.evaluate("typeof window.__xss") == "undefined", f"{where}: a payload ran"
+        assert page.evaluate("typeof window.__xss + typeof window._x") == "undefinedundefined", f"{where}: a payload ran"
         assert page.evaluate(f"document.querySelectorAll({json.dumps(INJECTED)}).length") == 0, f"{where}: markup made"
         assert page.evaluate("window.__csp") == [], f"{where}: policy violations"
         assert self.errors == [], f"{where}: {self.errors}"
@@ -163,9 +175,10 @@ def test_replay_and_history_show_markup_names_as_text(server: str, browser: Any,
     w.page.wait_for_selector("#players td")
     w.check("history", P_IMG, P_SVG, P_SCRIPT)
     chart = w.page.eval_on_selector_all("#chart-kinds text", "els => els.map(e => e.textContent)")
-    assert P_IMG[:22] in chart and P_SCRIPT[:22] in chart  # the chart's labels are SVG text too
+    # The chart's labels are SVG text too: this browser's player under its latest name, and the friend.
+    assert P_SCRIPT[:22] in chart and P_SVG[:22] in chart
     options = w.page.eval_on_selector_all("#who option", "els => els.map(e => e.textContent)")
-    assert {P_IMG, P_SVG, P_SCRIPT} <= set(options)
+    assert {P_SVG, P_SCRIPT} <= set(options)
     w.close()
 
 

@@ -1,175 +1,306 @@
 """``ginrummy play``: a whole game in the terminal, against a computer player or watched.
 
-A person types actions in the engine's notation (``stock``, ``pile``, ``pass``, ``Kd``,
-``knock Kd``, ``big gin``); ``hint`` asks the expert, and Enter in a layout phase takes the
-best layout. ``--watch`` plays two computer players and prints the game.
+A person types actions in the engine's notation at a prompt (:mod:`.prompt`): ``stock``,
+``pile``, ``pass``, ``Kd``, ``knock Kd``, ``big gin``, and after a knock ``meld ...``,
+``layoff ...``, ``done`` (Enter takes the best layout step); ``hint`` asks the expert, ``quit``
+or Ctrl-D leaves. ``--watch P1 P2`` plays two computer players and prints each hand's result,
+or with ``--delay SECONDS`` every move, one at a time. Every option is checked before the game
+starts (:mod:`.options`): a wrong player, rule or record path is a usage error, exit 2.
+
+A game against the computer is saved as it is played, in the games store the web app uses
+(``--db``, default ``./ginrummy.sqlite3``, the same file as ``ginrummy serve``'s): each action
+is stored before it is shown as done (:mod:`ginrummy.saved`). ``--resume`` continues the last
+unfinished game (of ``play`` or ``tui``), and ``undo`` at the prompt takes back your last move
+(``--no-undo`` turns it off). ``--no-save`` keeps the game in memory only. Exit status: 0 when
+the game was played to its end, 1 when it was left unfinished (saved unless told not to).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import shlex
+import sqlite3
 import sys
+import time
 from collections.abc import Callable
-from typing import TextIO
 
-from ..actions import Action
-from ..cards import card_str, cards_of
-from ..errors import NotationError
-from ..layout import LAYOUT_PHASES, layout_action
+from ..actions import Action, Kind
 from ..match import Match
-from ..melds import best_arrangement
-from ..observation import SeatView
 from ..players import PLAYERS, get_player
-from ..players.base import Player
-from ..record import match_to_record
-from ..rules import Rules, parse_rule_settings
+from ..record import dumps, match_to_record
+from ..saved import SavedGame
+from ..storage import DEFAULT_DB, HUMAN, Store, StoreError
 from ..table import Seat, Table
+from .display import Style
+from .options import add_rule_options, rules_from_args, seconds, writable_file
+from .prompt import Console, Leave, Prompt
+
+#: The person's seat in a game against the computer.
+PERSON = 0
+#: The longest name the person may take (as in the web app).
+MAX_NAME = 40
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--opponent", default="simple", choices=sorted(PLAYERS), help="computer player to play against")
-    p.add_argument("--watch", nargs=2, metavar=("P1", "P2"), help="watch two computer players instead of playing")
-    p.add_argument("--rules", default="classic", help="rule preset: classic, online, app, eaai")
-    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="change one rule (repeatable)")
+    players = ", ".join(PLAYERS)
+    p.add_argument("--opponent", default="simple", choices=list(PLAYERS), help=f"computer player to play against: {players}")
+    p.add_argument(
+        "--watch", nargs=2, metavar=("P1", "P2"), choices=list(PLAYERS),
+        help=f"watch two computer players instead of playing ({players})",
+    )
+    p.add_argument(
+        "--delay", type=seconds, default=None, metavar="SECONDS",
+        help="with --watch: print every move, pausing this long after each (0 to 60)",
+    )
+    look = p.add_mutually_exclusive_group()
+    look.add_argument("--ascii", action="store_const", const="ascii", dest="style", help="suits as letters (Kd), no symbols")
+    look.add_argument(
+        "--plain", action="store_const", const="plain", dest="style",
+        help="a line mode for screen readers and pipes: letters for suits, no colour, no box drawing, one fact a line",
+    )
+    p.set_defaults(style="symbols")
+    add_rule_options(p)
     p.add_argument("--seed", type=int, default=None, help="seed for the deal (a game can be replayed from it)")
-    p.add_argument("--name", default="You", help="your name on the score sheet")
-    p.add_argument("--record", metavar="FILE", help="write the game record (JSON) to FILE at the end")
+    p.add_argument("--name", type=_name, default="You", help="your name on the score sheet (at most 40 characters)")
+    p.add_argument(
+        "--record", type=writable_file, metavar="FILE",
+        help="write the game record (JSON, with the players' names) to FILE when the game ends or is left",
+    )
+    p.add_argument(
+        "--db", default=DEFAULT_DB, metavar="PATH",
+        help=f"the games store (SQLite), shared with ginrummy serve and tui (default ./{DEFAULT_DB})",
+    )
+    p.add_argument("--resume", action="store_true", help="continue the last unfinished game (its own rules and opponent)")
+    p.add_argument("--no-undo", action="store_true", help="no taking back moves in this game")
+    p.add_argument("--no-save", action="store_true", help="keep the game in memory only (no --resume, no history)")
 
 
-def rules_from_args(args: argparse.Namespace) -> Rules:
-    return Rules.preset(args.rules, **parse_rule_settings(args.rule))
+def _name(text: str) -> str:
+    clean = " ".join(text.split())
+    if not clean or len(clean) > MAX_NAME:
+        raise argparse.ArgumentTypeError(f"a name is 1 to {MAX_NAME} characters, not {len(clean)}")
+    return clean
 
 
-def show_hand(mask: int) -> str:
+def check(args: argparse.Namespace) -> None:
+    """The rules as a whole (a rule that needs another), before the game starts."""
+    rules_from_args(args)
+    if args.delay is not None and not args.watch:
+        raise ValueError("--delay paces --watch: give it with --watch P1 P2")
+    if args.resume and (args.watch or args.no_save):
+        raise ValueError("--resume continues a saved game of yours: it cannot go with --watch or --no-save")
+    if not args.no_save and not args.watch:
+        writable_file(args.db)  # the games store can be written (an ArgumentTypeError is a usage error)
+
+
+def show_hand(mask: int, style: Style | None = None) -> str:
     """The hand arranged by melds, then the deadwood cards and the count."""
-    dead, melds = best_arrangement(mask)
-    used = 0
-    for m in melds:
-        used |= m
-    parts = ["[" + " ".join(card_str(c, symbols=True) for c in cards_of(m)) + "]" for m in melds]
-    loose = sorted(cards_of(mask & ~used), key=lambda c: (c % 13, c // 13))
-    parts += [card_str(c, symbols=True) for c in loose]
-    return f"{' '.join(parts)}   deadwood {dead}"
+    return (style or Style()).hand(mask)
 
 
-class TerminalPlayer(Player):
-    """A person at the terminal. Reads actions from ``inp`` and writes to ``out``."""
+class Session:
+    """One game at the terminal: deals, computer moves, the person's prompt, each hand's end.
 
-    name = "human"
+    ``game``, when given, is the saved game the table's actions go to (and ``undo`` comes from).
+    """
 
     def __init__(
-        self,
-        seed: int | None = None,
-        *,
-        names: tuple[str, str] = ("You", "Computer"),
-        inp: Callable[[str], str] = input,
-        out: TextIO = sys.stdout,
+        self, table: Table, console: Console, *, person: int | None, delay: float | None = None,
+        sleep: Callable[[float], object] | None = None, game: SavedGame | None = None,
     ) -> None:
-        super().__init__(seed)
-        self.names = names
-        self.inp = inp
-        self.out = out
-        self._seen_events = 0
+        self.table = table
+        self.console = console
+        self.person = person
+        #: Watching: None prints each hand's result only; a number prints every move and pauses.
+        self.delay = delay
+        self.sleep = sleep or time.sleep
+        self.game = game
+        self.seen = 0
+        names = table.names
+        can_undo = game.undo_refusal if game is not None else None
+        self.prompt = Prompt(console, (names[0], names[1]), can_undo=can_undo) if person is not None else None
 
-    def new_hand(self, seat: int) -> None:
-        self._seen_events = 0
-        print("\n=== A new hand ===", file=self.out)
+    @property
+    def style(self) -> Style:
+        return self.console.style
 
-    def _news(self, view: SeatView) -> None:
-        for e in view.events[self._seen_events :]:
-            if e.seat != view.seat:
-                print(f"  {self.names[1]}: {e.text()}", file=self.out)
-            elif e.card >= 0 and e.text().startswith("stock"):
-                print(f"  you drew {card_str(e.card, symbols=True)}", file=self.out)
-        self._seen_events = len(view.events)
+    def play(self) -> None:
+        """Play until the game is over; raises :class:`~.prompt.Leave` when the person leaves."""
+        table = self.table
+        if table.match.in_progress:
+            self.recap()
+        while not table.match.is_over:  # table.match: an undo replaces it
+            if table.can_deal:
+                self.deal()
+            while table.to_act is not None:
+                if table.computer_to_act:
+                    table.computer_move()
+                else:
+                    assert self.prompt is not None and self.person is not None
+                    choice = self.prompt.choose(table, self.person)
+                    if isinstance(choice, Action):
+                        table.act(self.person, choice)
+                    else:
+                        self.take_back()
+                        continue
+                self.news()
+            self.hand_over()
 
-    def decide(self, view: SeatView) -> Action:
-        self._news(view)
-        if view.phase in LAYOUT_PHASES:
-            best = layout_action(view)
-            answer = self.inp(f"{view.phase.value}: {', '.join(str(a) for a in view.legal)}\n  [Enter = {best}] > ")
-            return self._read(answer, view) or best
-        top = card_str(view.pile[-1], symbols=True) if view.pile else "-"
-        print(
-            f"\nScore {self.names[0]} {view.scores[view.seat]} - {self.names[1]} {view.scores[1 - view.seat]}"
-            f" | stock {view.stock_size} | discard pile top {top} | knock limit {view.knock_limit}",
-            file=self.out,
-        )
-        print("  your hand: " + show_hand(view.hand), file=self.out)
-        if view.opponent_known:
-            print("  they hold: " + " ".join(card_str(c, symbols=True) for c in cards_of(view.opponent_known)), file=self.out)
-        while True:
-            answer = self.inp(f"  {', '.join(str(a) for a in view.legal)} (or hint) > ")
-            action = self._read(answer, view)
-            if action is not None:
-                return action
+    def deal(self) -> None:
+        hand = self.table.start_hand()
+        self.seen = 0
+        self.console.say()
+        self.console.say(self.style.heading(self.dealt()))
+        if self.person is None and self.delay is not None:
+            for seat, name in enumerate(self.table.names):
+                self.console.tell(f"{name}: {self.style.hand(hand.hands[seat])}")
 
-    def _read(self, answer: str, view: SeatView) -> Action | None:
-        text = answer.strip()
-        if not text:
-            return None
-        if text.lower() == "hint":
-            try:
-                from ..players.hints import rank_actions
-            except ImportError:
-                print("  hints are not available in this version", file=self.out)
-                return None
-            for a, value, reason in rank_actions(view)[:3]:
-                print(f"    {a}  ({value:+.1f}) {reason}", file=self.out)
-            return None
-        try:
-            action = Action.parse(text)
-        except NotationError as e:
-            print(f"  {e}", file=self.out)
-            return None
-        if action not in view.legal:
-            print(f"  {action} is not allowed now; choose one of: {', '.join(str(a) for a in view.legal)}", file=self.out)
-            return None
-        return action
+    def dealt(self) -> str:
+        hand = self.table.match.hand
+        assert hand is not None
+        verb = "deal" if hand.dealer == self.person else "deals"
+        return f"Hand {len(self.table.match.hands)}: {self.who(hand.dealer)} {verb}"
 
-    def hand_over(self, view: SeatView) -> None:
-        self._news(view)
-        if view.result is not None:
-            names = (self.names[0], self.names[1]) if view.seat == 0 else (self.names[1], self.names[0])
-            print("  " + view.result.explain(names), file=self.out)
+    def recap(self) -> None:
+        """A resumed hand: who dealt, and every step of it so far as the person saw them."""
+        self.console.say()
+        self.console.say(self.style.heading(self.dealt() + " (resumed)"))
+        self.seen = 0
+        self.news(everything=True)
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.person else self.table.names[seat]
+
+    def news(self, everything: bool = False) -> None:
+        """The steps the person has not seen yet, in words, their own moves only where they
+        learn something (the card drawn); watching with a delay: every step, as the player who
+        made it saw it, then the pause."""
+        if self.person is None:
+            if self.delay is not None:
+                self.watch_news()
+            return
+        events, self.seen = self.table.news(self.person, self.seen)
+        for e in events:
+            mine = e.seat == self.person
+            if mine and not everything and (e.card < 0 or e.kind.name not in ("STOCK", "KNOCK")):
+                continue  # the person's own move, as typed
+            line = self.style.event(e, "You" if mine else self.table.names[e.seat], you=mine)
+            self.console.tell(f"{line}{'.' * self.style.plain}")
+
+    def take_back(self) -> None:
+        assert self.game is not None and self.person is not None
+        undone, dropped = self.game.undo()
+        them = self.table.names[1 - self.person]
+        after = f" and {them}'s {dropped} move{'s' * (dropped != 1)} after it" if dropped else ""
+        move = f"discard {self.style.action(undone)}" if undone.kind is Kind.DISCARD else self.style.action(undone)
+        self.console.tell(f"Undone: your move {move}{after}.")
+        self.seen = len(self.table.view(self.person).events)
+
+    def watch_news(self) -> None:
+        assert self.table.hand is not None
+        history = self.table.hand.history
+        for i in range(self.seen, len(history)):
+            seat = history[i].seat
+            e = self.table.view(seat).events[i]
+            self.console.tell(f"{self.style.event(e, self.table.names[seat])}{'.' * self.style.plain}")
+            self.sleep(self.delay or 0.0)
+        self.seen = len(history)
+
+    def hand_over(self) -> None:
+        match = self.table.match
+        result = match.results[-1]
+        names = self.table.names
+        if self.person is not None:
+            view = self.table.view(self.person)
+            other = 1 - self.person
+            if view.knocker is not None and view.opponent_known:
+                self.console.tell(f"{names[other]} held: {self.style.hand(view.opponent_known)}")
+            self.console.tell(result.explain((names[0], names[1])))
+            self.console.tell(f"Score: {names[0]} {match.scores[0]}, {names[1]} {match.scores[1]}.")
+        else:
+            score = f"score {match.scores[0]}-{match.scores[1]}"
+            self.console.say(f"hand {len(match.results)}: {result.explain((names[0], names[1]))}  {score}")
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = rules_from_args(args)
-    match = Match(rules, seed=args.seed)
-    person: TerminalPlayer | None = None
+    return play(args, Console(style=Style.for_output(args.style, sys.stdout)))
+
+
+def play(args: argparse.Namespace, console: Console) -> int:
+    """``ginrummy play`` with its input and output given (a terminal, or a test's script)."""
+    game: SavedGame | None = None
     if args.watch:
-        seats = [Seat(args.watch[0], get_player(args.watch[0], seed=1)), Seat(args.watch[1], get_player(args.watch[1], seed=2))]
+        names = (args.watch[0], args.watch[1])
+        seats = [Seat(names[0], get_player(names[0], seed=1)), Seat(names[1], get_player(names[1], seed=2))]
+        table = Table(Match(rules_from_args(args), seed=args.seed, players=names), seats)
+        person: int | None = None
     else:
-        person = TerminalPlayer(names=(args.name, args.opponent))
-        seats = [Seat(args.name), Seat(args.opponent, get_player(args.opponent, seed=args.seed))]
-    table = Table(match, seats)
-    names = table.names
-    print("\n".join(rules.describe()))
+        try:
+            store = Store(":memory:" if args.no_save else args.db)
+        except (sqlite3.Error, StoreError) as e:
+            print(f"ginrummy play: cannot use the games store {args.db}: {e}", file=sys.stderr)
+            return 2
+        if args.resume:
+            game = SavedGame.resume(store)  # NothingToResume: "ginrummy play: no unfinished game ..." (exit 2)
+            table = game.table
+            person = next(s.seat for s in game.row.seats if s.player == HUMAN)
+            console.say(f"Resuming the game {table.names[0]} against {table.names[1]}, saved in {args.db}.")
+        else:
+            names = (args.name, args.opponent)
+            seats = [Seat(args.name), Seat(args.opponent, get_player(args.opponent, seed=args.seed))]
+            table = Table(Match(rules_from_args(args), seed=args.seed, players=names), seats)
+            person = PERSON
+            game = SavedGame.start(store, table, client="play", undo=not args.no_undo)
+    session = Session(table, console, person=person, delay=args.delay, game=game)
+    for line in table.match.rules.describe():
+        console.say(line)
     try:
-        while not match.is_over:
-            table.start_hand()
-            if person is not None:
-                person.new_hand(0)
-            while table.to_act is not None:
-                table.play_computers()
-                if person is not None and table.waiting_for == 0:
-                    table.act(0, person.decide(table.view(0)))
-            result = match.results[-1]
-            if person is not None:
-                person.hand_over(table.view(0))
-            else:
-                score = f"score {match.scores[0]}-{match.scores[1]}"
-                print(f"hand {len(match.results)}: {result.explain((names[0], names[1]))}  {score}")
-    except (EOFError, KeyboardInterrupt):
-        print("\nGame abandoned.")
+        try:
+            session.play()
+        except KeyboardInterrupt:  # Ctrl-C while the computer thinks: as Ctrl-D at a prompt
+            console.say()
+            raise Leave(eof=True) from None
+    except Leave as leave:
+        leave_game(args, console, game, asked=not leave.eof)
+        write_record(args.record, table.match)
         return 1
-    print()
-    for line in match.final().explain(names[:2]):
-        print(line)
-    if args.record:
-        with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(match_to_record(match), f, indent=2)
-            f.write("\n")
+    console.say()
+    for line in table.match.final().explain(table.names[:2]):
+        console.say(line)
+    if game is not None and not args.no_save:
+        console.say(f"The game is in the history: ginrummy history{_db_option(args.db)}")
+    write_record(args.record, table.match)
     return 0
+
+
+def leave_game(args: argparse.Namespace, console: Console, game: SavedGame | None, *, asked: bool) -> None:
+    """Leaving: ``quit`` asks whether to keep the game for ``--resume``; Ctrl-D keeps it."""
+    if game is None or args.no_save:
+        console.say("Game left (not saved).")
+        return
+    keep = True
+    if asked:
+        try:
+            answer = console.ask("Keep this game to continue it later? [Y/n] ")
+        except Leave:
+            answer = ""
+        keep = answer.strip().lower() not in ("n", "no")
+    if keep:
+        console.say(f"Game saved: ginrummy play --resume{_db_option(args.db)} continues it.")
+    else:
+        game.abandon()
+        console.say("Game left; it will not be offered to --resume.")
+
+
+def _db_option(db: str) -> str:
+    return "" if db == DEFAULT_DB else f" --db {shlex.quote(db)}"
+
+
+def write_record(path: str | None, match: Match) -> None:
+    """The game record (finished or not) to ``path``, when one was asked for."""
+    if path:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(dumps(match_to_record(match)))
+
+
+__all__ = ["Session", "check", "configure", "play", "rules_from_args", "run", "show_hand", "write_record"]

@@ -17,8 +17,10 @@ import html
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..rules import PRESETS, Rules, parse_rule_settings
+from ..rules import Rules
 from ..scoring import score_hand
+from . import options
+from .options import add_rule_options
 
 #: Plain names of the presets, shown on the sheet so a reader knows where the figures come from.
 PRESET_TITLES: dict[str, str] = {
@@ -38,19 +40,6 @@ class Section:
     header: tuple[str, ...] = ()
     rows: list[tuple[str, ...]] = field(default_factory=list)
     note: str = ""
-
-
-def rules_from_args(preset: str | None, settings: list[str] | None) -> Rules:
-    """A rule set from a preset name and ``key=value`` strings, with errors that name the rule.
-
-    >>> rules_from_args('classic', ['knock_limit=7', 'big_gin=yes']).knock_limit
-    7
-    >>> rules_from_args('classic', ['knock_limit'])
-    Traceback (most recent call last):
-    ...
-    ginrummy.errors.RulesError: rule setting 'knock_limit' must look like key=value
-    """
-    return Rules.preset(preset or "classic", **parse_rule_settings(settings or []))
 
 
 # -- content ----------------------------------------------------------------------------------
@@ -442,15 +431,15 @@ def render_html(r: Rules, controls: str = "", nav: bool = True, stylesheet: str 
 
 
 def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--rules", default="classic", metavar="PRESET", help=f"rule preset: {', '.join(PRESETS)}")
-    p.add_argument(
-        "--rule", action="append", default=[], metavar="KEY=VALUE",
-        help="change one rule, e.g. --rule knock_limit=7 --rule big_gin=yes (repeatable)",
-    )
+    add_rule_options(p)
     p.add_argument("--html", action="store_true", help="print the printable HTML sheet instead of plain text")
 
 
+def check(args: argparse.Namespace) -> None:
+    options.rules_from_args(args)  # a combination the rules refuse is a usage error
+
+
 def run(args: argparse.Namespace) -> int:
-    rules = rules_from_args(args.rules, args.rule)  # a RulesError becomes "ginrummy rules: ..." in cli.main
+    rules = options.rules_from_args(args)
     print(render_html(rules) if args.html else render_text(rules), end="")
     return 0

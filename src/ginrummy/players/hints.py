@@ -15,7 +15,9 @@ True
 
 from __future__ import annotations
 
-from ..actions import Action
+from ..actions import Action, Kind
+from ..events import LAYOUT_PHASES, Phase
+from ..layout import layout_outcomes
 from ..observation import SeatView
 from .base import Player
 from .expert import ExpertPlayer
@@ -27,7 +29,8 @@ def rank_actions(view: SeatView, player: Player | None = None) -> list[tuple[Act
     ``player`` defaults to a fresh ``ExpertPlayer(seed=0)``. A player without an ``evaluate``
     method is still supported: its choice comes first (value 1) and the rest follow (value 0).
     Values are on the expert's scale: deadwood-like figures for draws and discards (negated,
-    so higher is better) and expected points for knocks.
+    so higher is better) and expected points for knocks. In the layout phases every option's
+    value is the count it still reaches, negated, with the player's choice first among equals.
     """
     if not view.legal:
         return []
@@ -39,7 +42,27 @@ def rank_actions(view: SeatView, player: Player | None = None) -> list[tuple[Act
         choice = p.decide(view)
         ranked = [(a, 1.0 if a == choice else 0.0, "the player's choice" if a == choice else "") for a in view.legal]
     # A stable sort keeps the player's first-best action on top, as ``decide`` picks it.
-    return sorted(ranked, key=lambda t: -t[1])
+    ranked = sorted(ranked, key=lambda t: -t[1])
+    if view.phase in LAYOUT_PHASES:
+        return _layout_ranking(view, ranked[0])
+    return ranked
+
+
+def _layout_ranking(view: SeatView, top: tuple[Action, float, str]) -> list[tuple[Action, float, str]]:
+    """Layout choices ranked by the count each still reaches (:func:`ginrummy.layout.layout_outcomes`),
+    the player's choice first among equals: every option gets its figure, not only the best."""
+    choice, _, why = top
+    noun = "deadwood" if view.phase is Phase.LAYOUT else "count after layoffs"
+    ranked = []
+    for a, left in layout_outcomes(view):
+        if a == choice:
+            reason = f"{why}: {noun} {left}" if why else f"{noun} {left}"
+        elif a.kind is Kind.DONE:
+            reason = f"stop here: {noun} {left}"
+        else:
+            reason = f"{noun} {left} at best after this"
+        ranked.append((a, float(-left), reason))
+    return sorted(ranked, key=lambda t: (-t[1], t[0] != choice))
 
 
 def best_hint(view: SeatView, player: Player | None = None) -> tuple[Action, str] | None:

@@ -27,13 +27,13 @@ from fastapi.staticfiles import StaticFiles
 
 from ..errors import GinRummyError, shown
 from ..rules import PRESETS, Rules
+from ..storage import DEFAULT_DB, HUMAN, Store
 from . import history, inputs, scorekeeper_routes, sheets
 from .computer import STRENGTHS, ComputerRunner, Mode
 from .errors import WebError, describe, private
 from .games import Connection, GameService, Room, close_rooms
 from .identity import IdentityMiddleware, me, player_of
 from .security import SecurityHeaders
-from .storage import HUMAN, Store
 
 STATIC = Path(__file__).parent / "static"
 log = logging.getLogger("ginrummy.web")
@@ -53,11 +53,11 @@ GAME_FIELDS = ("opponent", "rules", "names")
 
 def rule_options() -> dict[str, Any]:
     """Every rule switch with its type and choices, and each preset's values: the start page builds its form from this."""
-    from ..rules import CHOICES, RANGES
+    from ..rules import CHOICES, GROUP_RULES, RANGES
 
     out = []
     for f in fields(Rules):
-        if f.name == "name":
+        if f.name == "name" or f.name in GROUP_RULES:  # the tables here seat two
             continue
         kind = "choice" if f.name in CHOICES else str(f.type)
         option: dict[str, Any] = {"name": f.name, "type": kind, "choices": list(CHOICES.get(f.name, ()))}
@@ -72,7 +72,7 @@ def rule_options() -> dict[str, Any]:
 
 
 def create_app(
-    db_path: str | Path = "ginrummy.sqlite3",
+    db_path: str | Path = DEFAULT_DB,
     *,
     computer_delay: float = 0.6,
     compute: Mode = "process",

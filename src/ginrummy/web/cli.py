@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import argparse
 
+from ..commands.options import port, seconds
+from ..storage import DEFAULT_DB
+
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=port, default=8000, help="port, 1 to 65535 (default 8000)")
     parser.add_argument(
-        "--db", default="ginrummy.sqlite3", metavar="PATH", help="SQLite database file (default ./ginrummy.sqlite3)"
+        "--db", default=DEFAULT_DB, metavar="PATH",
+        help=f"SQLite database file, shared with ginrummy play and tui (default ./{DEFAULT_DB})",
     )
     parser.add_argument(
         "--computer-delay",
-        type=float,
+        type=seconds,
         default=0.6,
         metavar="SECONDS",
         help="pause before each computer move, so a person can follow it (default 0.6)",
@@ -24,8 +28,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
         default="process",
         help="where computer players think: worker processes (default), threads, or inline",
     )
-    parser.add_argument("--workers", type=int, default=None, help="computer worker processes (default 2)")
-    parser.add_argument("--log-level", default="warning", help="uvicorn log level (default warning)")
+    parser.add_argument("--workers", type=_workers, default=None, help="computer worker processes, 1 to 64 (default 2)")
+    parser.add_argument(
+        "--log-level", default="warning", choices=("critical", "error", "warning", "info", "debug", "trace"),
+        help="uvicorn log level (default warning)",
+    )
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"workers is a whole number from 1 to 64, not {text!r}")
+    return int(text)
 
 
 def run(args: argparse.Namespace) -> int:

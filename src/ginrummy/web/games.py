@@ -9,7 +9,7 @@ The order of every change is fixed, because the issue requires it and players ha
 4. queue the new state for every connection of both seats (that is the acknowledgement).
 
 A game not in memory (after a restart) is rebuilt by replaying its log through the engine
-(:meth:`~ginrummy.web.storage.Store.load_match`); the computer is never asked again for a move it
+(:meth:`~ginrummy.storage.Store.load_match`); the computer is never asked again for a move it
 already made.
 
 What goes to a seat is built from ``match.view(seat).to_json()`` plus public facts (names, score
@@ -38,11 +38,11 @@ from ..match import Match
 from ..melds import best_arrangement, deadwood, min_deadwood_after_discard
 from ..observation import SeatView
 from ..rules import Rules
+from ..storage import HUMAN, GameRow, SeatRow, Store, final_deadwood, hash_token
 from ..table import Seat, Table
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
 from .inputs import check_action_text, check_game_id, check_seq, choose, clean_name
-from .storage import HUMAN, GameRow, SeatRow, Store, hash_token
 
 log = logging.getLogger("ginrummy.web")
 
@@ -301,16 +301,8 @@ class GameService:
             self._hand_over(room, hand, hand_no)
 
     def _hand_over(self, room: Room, hand: Hand, hand_no: int) -> None:
-        result = hand.result
-        assert result is not None
-        if result.dead:
-            dw = [deadwood(hand.hands[0]), deadwood(hand.hands[1])]
-        else:
-            assert result.knocker is not None
-            dw = [0, 0]
-            dw[result.knocker] = result.knocker_deadwood
-            dw[1 - result.knocker] = result.defender_deadwood
-        self.store.end_hand(room.row.id, hand_no, result.to_json(), dw)
+        assert hand.result is not None
+        self.store.end_hand(room.row.id, hand_no, hand.result.to_json(), final_deadwood(hand))
         if room.match.is_over:
             self.store.finish_game(room.row.id, room.match.final().to_json())
             self._reload_row(room)

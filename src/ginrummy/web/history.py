@@ -16,9 +16,9 @@ from ..events import Step
 from ..hand import Hand
 from ..match import Match
 from ..record import ReplayObserver, match_to_record
+from ..storage import GameRow, HandRow, Store, StoredMatch
 from .errors import WebError, not_found, private
 from .inputs import check_game_id
-from .storage import GameRow, HandRow, Store, StoredMatch
 
 
 def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:

@@ -24,10 +24,12 @@ API (hand numbers start at 1, as players say "hand 3"):
 A hand entry: ``{"knocker": "You", "deadwood": {"You": 3, "Sam": 25}}``; gin:
 ``{"knocker": "Sam", "gin": true, "deadwood": {"You": 14}}``; big gin: ``"big_gin": true``; a dead
 hand: ``{"dead": true}``. ``knocker`` may be a name or a seat 0/1, ``deadwood`` a name map or a
-two-item list in seat order. Oklahoma hands add ``"upcard": "7s"`` (sets the knock limit and the
-spade doubling); ``"knock_limit": 7`` may be given instead when the upcard was not noted.
-Mistakes answer 4xx with ``{"error", "rule", "message"}``; the message names the rule, e.g.
-"cannot knock: deadwood 14 is over the knock limit 10".
+two-item list in seat order (:func:`ginrummy.scorekeeper.normalize_entry`, which ``ginrummy
+score`` uses too). Oklahoma hands add ``"upcard": "7s"`` (it sets the knock limit and the spade
+doubling; a hand without it is refused). Every check of an entry is the scorekeeper's
+(:func:`ginrummy.scorekeeper.hand_result`), so the page and the command line refuse the same
+entries in the same words. Mistakes answer 4xx with ``{"error", "rule", "message"}``; the
+message names the rule, e.g. "cannot knock: deadwood 14 is over the knock limit 10".
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
 from ..errors import GinRummyError, IllegalActionError, RulesError, shown
 from ..rules import Rules
-from ..scorekeeper import ScoreInputError, Scorekeeper
+from ..scorekeeper import ScoreInputError, Scorekeeper, normalize_entry
 from .errors import WebError, describe, not_found
 from .inputs import clean_name, read_json
 
@@ -59,7 +61,6 @@ ID_BYTES = 16
 _ID_RE = re.compile(r"^[A-Za-z0-9_-]{16,64}$")
 #: Guard rails: no real game has this many hands (names are bounded by ``inputs.MAX_NAME``).
 MAX_HANDS = 300
-MAX_DEADWOOD = 200  # ten cards hold at most 98; a generous bound still catches typos like 1000
 
 _SCHEMA = """CREATE TABLE IF NOT EXISTS scorekeeper_sheets (
     id TEXT PRIMARY KEY,
@@ -99,70 +100,6 @@ def _error_response(exc: BaseException) -> JSONResponse:
 # ---------------------------------------------------------------------------------------------
 # Hand entries
 # ---------------------------------------------------------------------------------------------
-
-
-def _seat(value: Any, names: Sequence[str], what: str) -> int:
-    """A player given by name (any case) or seat number 0/1."""
-    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
-        return value
-    if isinstance(value, str):
-        for i, n in enumerate(names):
-            if value.strip().casefold() == n.casefold():
-                return i
-        if value.strip() in ("0", "1"):
-            return int(value.strip())
-    raise EntryError(
-        f"{what} {shown(value)} is not a player here: choose {names[0]!r} or {names[1]!r}", rule="players"
-    )
-
-
-def _count(value: Any) -> Any:
-    """Digits typed in a form count as numbers; anything else is left for the scorekeeper to refuse."""
-    if isinstance(value, str) and value.strip().isdigit():
-        return int(value.strip())
-    return value
-
-
-def normalize_entry(entry: Any, names: Sequence[str], rules: Rules) -> dict[str, Any]:
-    """Bring a hand entry to the scorekeeper's own form: exact names as keys, numbers as numbers.
-
-    The web accepts a little more than ``ginrummy score`` (seats 0/1, names in any case, a
-    two-item deadwood list, no count for a gin player) because people type it; what is stored
-    is the strict form, so an exported sheet can be fed to ``ginrummy score`` unchanged.
-
-    >>> normalize_entry({"knocker": "sam", "gin": True, "deadwood": {"you": "14"}}, ("You", "Sam"), Rules())
-    {'knocker': 'Sam', 'gin': True, 'deadwood': {'You': 14, 'Sam': 0}}
-    """
-    if not isinstance(entry, Mapping):
-        raise EntryError('a hand must be an object such as {"knocker": "You", "deadwood": {"You": 3, "Sam": 25}}')
-    out: dict[str, Any] = {}
-    for key, value in entry.items():
-        if key == "knocker" and value is not None:
-            out["knocker"] = names[_seat(value, names, "the knocker")]
-        elif key == "deadwood" and isinstance(value, Mapping):
-            out["deadwood"] = {names[_seat(k, names, "deadwood for")]: _count(v) for k, v in value.items()}
-        elif key == "deadwood" and isinstance(value, Sequence) and not isinstance(value, str) and len(value) == 2:
-            out["deadwood"] = {names[s]: _count(v) for s, v in enumerate(value)}
-        elif key in ("gin", "big_gin", "dead") and value is False:
-            continue
-        elif key == "upcard" and value in (None, ""):
-            continue
-        elif key == "upcard" and isinstance(value, str):
-            out["upcard"] = value.strip()  # stored and shown again: no padding kept
-        else:
-            out[key] = value
-    if out.get("dead"):
-        return out
-    dw = out.get("deadwood")
-    if (out.get("gin") or out.get("big_gin")) and isinstance(dw, dict) and "knocker" in out:
-        dw.setdefault(out["knocker"], 0)  # a gin hand has no deadwood; the form does not ask for it
-    if rules.oklahoma and rules.upcard and out.get("upcard") is None:
-        raise EntryError(
-            "Oklahoma: enter the first upcard; its value is this hand's knock limit"
-            + (" and a spade doubles the score" if rules.oklahoma_spade_double else ""),
-            rule="upcard",
-        )
-    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -446,7 +383,7 @@ async def add_hand(sheet_id: str, request: Request) -> Response:
             if sheet.ledger.is_over:
                 last = sheet.ledger.final().explain(sheet.names)[-1]
                 raise EntryError(f"the game is over: {last} Start a new game for more hands.", rule="game_over")
-            entry = normalize_entry(body, sheet.names, sheet.rules)
+            entry = normalize_entry(body, sheet.names)
             sheet = _save(conn, sheet, [*sheet.entries, entry])
     except (GinRummyError, WebError) as e:
         return _error_response(e)
@@ -461,7 +398,7 @@ async def correct_hand(sheet_id: str, number: int, request: Request) -> Response
         with _store(request).connection() as conn:
             sheet = _load(conn, sheet_id)
             i = _hand_index(sheet, number)
-            entry = normalize_entry(body, sheet.names, sheet.rules)
+            entry = normalize_entry(body, sheet.names)
             entries = list(sheet.entries)
             entries[i] = entry
             try:

@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse
 
 from ..commands.rules_sheet import changes_line, nav_html, page_html, render_html
 from ..errors import GinRummyError, RulesError, shown
-from ..rules import PRESETS, RANGES, RULE_NAMES, Rules, parse_rule_value
+from ..rules import GROUP_RULES, PRESETS, RANGES, RULE_NAMES, Rules, parse_rule_value
 from .errors import WebError
 from .inputs import clean_name
 
@@ -130,7 +130,9 @@ def _controls(rules: Rules, action: str, extra: str = "", keep: str = "") -> str
         f'<option value="{p}"{" selected" if p == rules.name else ""}>{p}</option>' for p in PRESETS
     )
     kinds = {f.name: str(f.type) for f in fields(Rules)}
-    inputs = "".join(f"<div>{_rule_input(rules, base, n, kinds[n])}</div>" for n in RULE_NAMES)
+    inputs = "".join(
+        f"<div>{_rule_input(rules, base, n, kinds[n])}</div>" for n in RULE_NAMES if n not in GROUP_RULES
+    )
     other = "/scoresheet" if action == "/rules" else "/rules"
     other_label = "Score sheet for these rules" if action == "/rules" else "Rule sheet for these rules"
     q = query_of(rules)

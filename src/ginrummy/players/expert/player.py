@@ -271,7 +271,7 @@ class ExpertPlayer(Player):
             for c, t in _best_layoffs(view):
                 a = Action.layoff(c, t)
                 if a in legal:
-                    choice, reason = a, f"lay off {card_str(c)}"
+                    choice, reason = a, "the most deadwood laid off"
                     break
         if choice is None:
             choice = DONE if DONE in legal else legal[0]

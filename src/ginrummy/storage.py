@@ -1,4 +1,6 @@
-"""The web app's store: games, their seats, each hand's deck, and an append-only log of actions.
+"""The games store (one SQLite file): games, their seats, each hand's deck, and an append-only log
+of actions. The web app, ``ginrummy play`` and ``ginrummy tui`` keep their games here, so one
+history holds them all; it needs nothing but the standard library (no web extra).
 
 Why a log and not snapshots: a game is *replayed* through the engine (:class:`~ginrummy.match.Match`)
 from its rules, its first dealer, each hand's deck and every action in order. That is exact,
@@ -14,9 +16,18 @@ Seats are rows (``seats``: game, seat, token hash, name, player), not columns of
 a game can have any number of them. The schema's version is the file's ``PRAGMA user_version``;
 a file of an older version is migrated when it is opened (:data:`SCHEMA_VERSION`).
 
-All SQL lives in this module, behind methods, with the parameter style in one place
-(:data:`_P`), so another database (PostgreSQL) could replace SQLite by reimplementing
-:class:`Store` alone. Other routers (the scorekeeper) may create their own tables through
+Undo never rewrites a log: a game whose last moves are taken back continues as a *new* game row
+holding the same seats, hands and the actions kept (:meth:`Store.continue_game`); the old row's
+status becomes ``replaced`` and the new row names it in ``terminal_games.replaces``.
+
+Games played at a terminal have a row in ``terminal_games`` too: which app (``play`` or ``tui``),
+whether undo is allowed, and the game it replaces; :meth:`Store.last_unfinished` finds the game
+``--resume`` continues. Game statuses: ``playing``, ``finished``, ``replaced`` (by an undo),
+``abandoned`` (left without keeping it).
+
+All SQL lives in this module, behind methods, and in :mod:`~ginrummy.storage_schema` (the tables
+and their migrations), with the parameter style in one place (:data:`_P`), so another database
+(PostgreSQL) could replace SQLite by reimplementing these two. Other routers (the scorekeeper) may create their own tables through
 :meth:`Store.connection`.
 """
 
@@ -33,77 +44,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..cards import card_str
-from ..fairness import SCHEME, commitment
-from ..match import Match
-from ..record import FORMAT, ReplayObserver, match_from_record
+from .cards import card_str
+from .fairness import SCHEME, commitment
+from .hand import Hand
+from .match import Match
+from .melds import deadwood
+from .record import FORMAT, ReplayObserver, match_from_record
+from .storage_schema import _GAME_COLUMNS, _P, SCHEMA_VERSION, upgrade
+from .storage_schema import HUMAN as HUMAN
 
-#: The DB-API parameter placeholder of this backend (``%s`` for psycopg).
-_P = "?"
+#: The database file when none is named: ``ginrummy serve``, ``play`` and ``tui`` share it.
+DEFAULT_DB = "ginrummy.sqlite3"
 
-#: The ``player`` of a seat taken by a person (a computer seat names its strength, e.g. "simple").
-HUMAN = "human"
+#: The terminal apps whose games ``--resume`` continues.
+TERMINAL_CLIENTS = ("play", "tui")
 
-#: The schema this code writes. 0: files made before versions were kept, with the two seats as
-#: columns of ``games`` (``token0``/``token1``, ``names``, ``opponent``, ``computer_seat``);
-#: 1: seats as rows of ``seats``; 2: each seat's player identity (``player_hash``, see
-#: :mod:`~ginrummy.web.identity`), a game's ``shared`` flag, and each hand's deal commitment as
-#: published at the deal (:mod:`ginrummy.fairness`). Games stored before version 2 have no
-#: identities and were open to everyone, so the migration marks them shared; their hands keep the
-#: commitment of the scheme they were dealt under (1).
-SCHEMA_VERSION = 2
 
-_GAMES = """CREATE TABLE IF NOT EXISTS games (
-        id TEXT PRIMARY KEY,
-        rules TEXT NOT NULL,
-        seed TEXT NOT NULL,
-        first_dealer INTEGER NOT NULL,
-        created REAL NOT NULL,
-        finished REAL,
-        status TEXT NOT NULL,
-        final TEXT,
-        shared INTEGER NOT NULL DEFAULT 0
-    )"""
-
-_SCHEMA = [
-    _GAMES,
-    """CREATE TABLE IF NOT EXISTS seats (
-        game_id TEXT NOT NULL REFERENCES games (id),
-        seat INTEGER NOT NULL,
-        token_hash TEXT NOT NULL,
-        name TEXT NOT NULL,
-        player TEXT NOT NULL,
-        player_hash TEXT,
-        PRIMARY KEY (game_id, seat)
-    )""",
-    """CREATE TABLE IF NOT EXISTS hands (
-        game_id TEXT NOT NULL,
-        hand_no INTEGER NOT NULL,
-        dealer INTEGER NOT NULL,
-        deck TEXT NOT NULL,
-        nonce TEXT NOT NULL,
-        result TEXT,
-        deadwood TEXT,
-        commitment TEXT NOT NULL DEFAULT '',
-        scheme INTEGER NOT NULL DEFAULT 1,
-        PRIMARY KEY (game_id, hand_no)
-    )""",
-    """CREATE TABLE IF NOT EXISTS actions (
-        game_id TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        hand_no INTEGER NOT NULL,
-        seat INTEGER NOT NULL,
-        action TEXT NOT NULL,
-        created REAL NOT NULL,
-        PRIMARY KEY (game_id, seq)
-    )""",
-    "CREATE INDEX IF NOT EXISTS games_status ON games (status, finished)",
-    "CREATE INDEX IF NOT EXISTS seats_player ON seats (player_hash)",
-]
-
-_GAME_COLUMNS = "id, rules, seed, first_dealer, created, finished, status, final, shared"
-#: The columns of games as version 1 had them (the migrations copy these).
-_GAME_COLUMNS_V1 = "id, rules, seed, first_dealer, created, finished, status, final"
 
 
 class StoreError(Exception):
@@ -241,13 +197,7 @@ class Store:
                     raise StoreError(
                         f"{self.path} has schema version {version}, newer than this ginrummy reads ({SCHEMA_VERSION})"
                     )
-                if version == 0 and "token0" in _columns(c, "games"):
-                    _migrate_seat_columns_to_rows(c)
-                elif version == 1:
-                    _migrate_add_identities(c)
-                for stmt in _SCHEMA:
-                    c.execute(stmt)
-                c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+                upgrade(c, version)
             except BaseException:
                 c.execute("ROLLBACK")
                 raise
@@ -334,6 +284,82 @@ class Store:
                 f"UPDATE games SET status = 'finished', finished = {_P}, final = {_P} WHERE id = {_P}",
                 (time.time(), json.dumps(final), game_id),
             )
+
+    def set_status(self, game_id: str, status: str) -> None:
+        """An unfinished game becomes ``abandoned`` (left without keeping it); see the module docstring."""
+        if status not in ("playing", "abandoned"):
+            raise ValueError(f"a game can be set playing or abandoned, not {status!r}")
+        with self.connection() as c:
+            c.execute(f"UPDATE games SET status = {_P} WHERE id = {_P} AND status != 'finished'", (status, game_id))
+
+    # -- games played at a terminal --------------------------------------------------------
+
+    def mark_terminal(self, game_id: str, client: str, *, undo: bool, replaces: str | None = None) -> None:
+        """Note that ``game_id`` is played in a terminal app (``play`` or ``tui``)."""
+        if client not in TERMINAL_CLIENTS:
+            raise ValueError(f"terminal clients are {', '.join(TERMINAL_CLIENTS)}, not {client!r}")
+        with self.connection() as c:
+            c.execute(
+                f"INSERT INTO terminal_games (game_id, client, undo, replaces) VALUES ({_P}, {_P}, {_P}, {_P})",
+                (game_id, client, int(undo), replaces),
+            )
+
+    def terminal(self, game_id: str) -> tuple[str, bool, str | None] | None:
+        """``(client, undo allowed, the game it replaces)`` of a terminal game, or None."""
+        with self.connection() as c:
+            row = c.execute(
+                f"SELECT client, undo, replaces FROM terminal_games WHERE game_id = {_P}", (game_id,)
+            ).fetchone()
+        return None if row is None else (row[0], bool(row[1]), row[2])
+
+    def last_unfinished(self, clients: Sequence[str] = TERMINAL_CLIENTS) -> GameRow | None:
+        """The newest game still being played in one of these terminal apps, or None."""
+        with self.connection() as c:
+            row = c.execute(
+                f"SELECT {', '.join('g.' + col for col in _GAME_COLUMNS.split(', '))} FROM games g "
+                f"JOIN terminal_games t ON t.game_id = g.id WHERE g.status = 'playing' "
+                f"AND t.client IN ({', '.join([_P] * len(clients))}) ORDER BY g.created DESC, g.rowid DESC LIMIT 1",
+                tuple(clients),
+            ).fetchone()
+            return None if row is None else _with_seats(c, [row])[0]
+
+    def continue_game(self, old_id: str, new_id: str, *, actions: int) -> None:
+        """Undo: a new game row ``new_id`` with the rules, seats, hands and the first ``actions``
+        actions of ``old_id``, which becomes ``replaced``; one transaction, nothing deleted.
+
+        The hands are copied as they are, so the actions dropped must all belong to the hand in
+        progress (an undo within a finished hand would leave its result behind)."""
+        with self.connection() as c:
+            old = c.execute(f"SELECT status FROM games WHERE id = {_P}", (old_id,)).fetchone()
+            if old is None or old[0] != "playing":
+                raise StoreError(f"game {old_id} is not being played: {'no such game' if old is None else old[0]}")
+            c.execute(
+                f"INSERT INTO games (id, rules, seed, first_dealer, created, status) "
+                f"SELECT {_P}, rules, seed, first_dealer, {_P}, 'playing' FROM games WHERE id = {_P}",
+                (new_id, time.time(), old_id),
+            )
+            c.execute(
+                f"INSERT INTO seats (game_id, seat, token_hash, name, player) "
+                f"SELECT {_P}, seat, token_hash, name, player FROM seats WHERE game_id = {_P}",
+                (new_id, old_id),
+            )
+            c.execute(
+                f"INSERT INTO hands (game_id, hand_no, dealer, deck, nonce, result, deadwood) "
+                f"SELECT {_P}, hand_no, dealer, deck, nonce, result, deadwood FROM hands WHERE game_id = {_P}",
+                (new_id, old_id),
+            )
+            c.execute(
+                f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) "
+                f"SELECT {_P}, seq, hand_no, seat, action, created FROM actions WHERE game_id = {_P} AND seq < {_P}",
+                (new_id, old_id, actions),
+            )
+            c.execute(f"UPDATE games SET status = 'replaced' WHERE id = {_P}", (old_id,))
+            t = c.execute(f"SELECT client, undo FROM terminal_games WHERE game_id = {_P}", (old_id,)).fetchone()
+            if t is not None:
+                c.execute(
+                    f"INSERT INTO terminal_games (game_id, client, undo, replaces) VALUES ({_P}, {_P}, {_P}, {_P})",
+                    (new_id, t[0], t[1], old_id),
+                )
 
     def set_name(self, game_id: str, seat: int, name: str) -> None:
         """One seat's name (a friend who joined by link names themself)."""
@@ -466,6 +492,20 @@ class Store:
         return [(g, by_game[g.id]) for g in games]
 
 
+def final_deadwood(hand: Hand) -> list[int]:
+    """Each seat's deadwood at the end of a finished hand (after layoffs, as scored), as
+    :meth:`Store.end_hand` keeps it."""
+    result = hand.result
+    assert result is not None
+    if result.dead:
+        return [deadwood(hand.hands[0]), deadwood(hand.hands[1])]
+    assert result.knocker is not None
+    dw = [0, 0]
+    dw[result.knocker] = result.knocker_deadwood
+    dw[1 - result.knocker] = result.defender_deadwood
+    return dw
+
+
 def _loads(text: str | None) -> Any:
     return None if text is None else json.loads(text)
 
@@ -505,49 +545,3 @@ def _with_seats(c: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> list[
         )
         for r in rows
     ]
-
-
-def _columns(c: sqlite3.Connection, table: str) -> list[str]:
-    return [r[1] for r in c.execute(f"PRAGMA table_info({table})")]
-
-
-def _migrate_seat_columns_to_rows(c: sqlite3.Connection) -> None:
-    """Schema 0 -> 2: each game's ``token0``/``token1``, ``names``, ``opponent`` and
-    ``computer_seat`` become two rows of ``seats``; ``games`` is rebuilt without those columns
-    (SQLite cannot drop them in place on every version) and every game is shared, as it was open to
-    everyone then. Runs inside the caller's transaction."""
-    old = c.execute("SELECT id, names, opponent, computer_seat, token0, token1 FROM games").fetchall()
-    c.execute(_GAMES.replace("games", "games_new", 1))
-    c.execute(f"INSERT INTO games_new ({_GAME_COLUMNS_V1}) SELECT {_GAME_COLUMNS_V1} FROM games")
-    c.execute("DROP TABLE games")  # its index goes with it; the schema creates it again
-    c.execute("ALTER TABLE games_new RENAME TO games")
-    c.execute(_SCHEMA[1])
-    seat_rows = []
-    for game_id, names, opponent, computer_seat, token0, token1 in old:
-        seat_names = json.loads(names)
-        for seat, token_hash in enumerate((token0, token1)):
-            player = opponent if computer_seat == seat else HUMAN
-            seat_rows.append((game_id, seat, token_hash, seat_names[seat], player))
-    c.executemany(f"INSERT INTO seats (game_id, seat, token_hash, name, player) VALUES ({', '.join([_P] * 5)})", seat_rows)
-    c.execute("UPDATE games SET shared = 1")
-    _migrate_deal_commitments(c)
-
-
-def _migrate_add_identities(c: sqlite3.Connection) -> None:
-    """Schema 1 -> 2: seats gain ``player_hash``, games ``shared``. Games of version 1 were open to
-    everyone who had their address, so they stay open (shared). Runs inside the caller's transaction."""
-    c.execute("ALTER TABLE seats ADD COLUMN player_hash TEXT")
-    c.execute("ALTER TABLE games ADD COLUMN shared INTEGER NOT NULL DEFAULT 0")
-    c.execute("UPDATE games SET shared = 1")
-    _migrate_deal_commitments(c)
-
-
-def _migrate_deal_commitments(c: sqlite3.Connection) -> None:
-    """Hands dealt before version 2 get the commitment they were published with (scheme 1)."""
-    c.execute("ALTER TABLE hands ADD COLUMN commitment TEXT NOT NULL DEFAULT ''")
-    c.execute("ALTER TABLE hands ADD COLUMN scheme INTEGER NOT NULL DEFAULT 1")
-    rows = c.execute("SELECT game_id, hand_no, deck, nonce FROM hands").fetchall()
-    c.executemany(
-        f"UPDATE hands SET commitment = {_P} WHERE game_id = {_P} AND hand_no = {_P}",
-        [(commitment(g, n + 1, nonce, json.loads(deck), scheme=1), g, n) for g, n, deck, nonce in rows],
-    )

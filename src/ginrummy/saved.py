@@ -1,0 +1,240 @@
+"""Terminal games kept in the games store: ``ginrummy play`` and ``ginrummy tui`` save every
+game as it is played, ``--resume`` continues the last one left unfinished, ``undo`` takes back a
+move. The store is the web app's (:class:`~ginrummy.storage.Store`), so one history holds all.
+
+A :class:`SavedGame` watches a :class:`~ginrummy.table.Table`: the table's ``before`` hook
+appends every action to the store (committed) before the action is applied, so before anything
+shows it as done; a hand's deck is stored with its first action (a hand dealt but not yet played
+is dealt again from the game's seed after a resume: the same cards); a finished hand's result,
+and the final result, as the match reports them (``Match.on_hand_end``).
+
+Undo replays the stored game without the person's last move of the hand in progress and the
+computer's moves after it. The log stays append-only: the game continues as a new game row
+holding the moves kept (:meth:`~ginrummy.storage.Store.continue_game`); the old row's status
+becomes ``replaced``. A card drawn from the stock cannot be taken back (it has been seen).
+
+For an app that builds its own table (the TUI): :func:`save_game` saves a new game played on
+it; :func:`resume_game` returns the last unfinished game, whose ``table`` and ``match`` the app
+plays on. Its table's first ``start_hand`` continues the hand in progress instead of dealing.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from .actions import Action, Kind
+from .cards import card_str
+from .errors import GinRummyError
+from .hand import Hand
+from .match import Match
+from .players.base import Player
+from .storage import DEFAULT_DB, HUMAN, TERMINAL_CLIENTS, GameRow, SeatRow, Store, final_deadwood, hash_token
+from .table import Seat, Table
+
+#: Makes the computer player of a resumed game from its stored name (``simple``, ``expert``...).
+PlayerMaker = Callable[[str], Player]
+
+
+class NothingToResume(GinRummyError):
+    """No unfinished terminal game in the store."""
+
+
+class SavedTable(Table):
+    """A table of a resumed (or undone) game: its first ``start_hand`` continues the hand in
+    progress, telling the computer players which seat they play, instead of dealing a new one."""
+
+    continue_hand = False
+
+    def start_hand(self, deck: Sequence[int] | None = None) -> Hand:
+        hand = self.match.hand
+        if self.continue_hand and hand is not None and not hand.is_over:
+            self.continue_hand = False
+            self._tell_new_hand()
+            return hand
+        self.continue_hand = False
+        return super().start_hand(deck)
+
+    def _tell_new_hand(self) -> None:
+        for i, s in enumerate(self.seats):
+            hook = getattr(s.player, "new_hand", None)
+            if hook is not None:
+                hook(i)
+
+
+class SavedGame:
+    """One terminal game in the store, kept up to date with its table (see the module docstring)."""
+
+    def __init__(self, store: Store, row: GameRow, table: Table, *, actions: int, hands: int, undo: bool) -> None:
+        self.store = store
+        self.row = row
+        self.table = table
+        #: Actions and hands stored so far (the next action's ``seq``; hands with their deck).
+        self.actions = actions
+        self.hands = hands
+        #: Whether ``undo`` may be used in this game.
+        self.undo_allowed = undo
+        self._attach()
+
+    @property
+    def match(self) -> Match:
+        """The game being played (an undo replaces it: read it here or from the table)."""
+        return self.table.match
+
+    # -- opening ----------------------------------------------------------------------------
+
+    @classmethod
+    def start(cls, store: Store, table: Table, *, client: str, undo: bool = True) -> SavedGame:
+        """Save the new game played on ``table`` (no hand played yet) from now on."""
+        match = table.match
+        if any(h.history for h in match.hands):
+            raise ValueError("a game is saved from its start: this table has played already")
+        game_id = uuid.uuid4().hex[:12]
+        seats = [
+            # Terminal seats get a token nobody keeps: the game cannot be played through the web app.
+            SeatRow(i, hash_token(secrets.token_urlsafe(24)), s.name, _player_name(s))
+            for i, s in enumerate(table.seats)
+        ]
+        with store.connection():
+            store.create_game(
+                game_id=game_id, rules=match.rules.to_json(), seed=match.seed, first_dealer=match.first_dealer, seats=seats
+            )
+            store.mark_terminal(game_id, client, undo=undo)
+        row = store.get_game(game_id)
+        assert row is not None
+        return cls(store, row, table, actions=0, hands=0, undo=undo)
+
+    @classmethod
+    def resume(
+        cls, store: Store, *, clients: Sequence[str] = TERMINAL_CLIENTS, make_player: PlayerMaker | None = None
+    ) -> SavedGame:
+        """The newest unfinished game of these terminal apps, replayed, on a :class:`SavedTable`."""
+        row = store.last_unfinished(clients)
+        if row is None:
+            raise NothingToResume(f"no unfinished game to resume in {store.path}: start one with ginrummy play")
+        return cls._open(store, row.id, make_player or _default_player)
+
+    @classmethod
+    def _open(cls, store: Store, game_id: str, make_player: PlayerMaker) -> SavedGame:
+        stored = store.load_match(game_id)
+        assert stored is not None
+        seats = [Seat(s.name, make_player(s.player)) if s.computer else Seat(s.name) for s in stored.row.seats]
+        table = SavedTable(stored.match, seats)
+        table.continue_hand = True
+        terminal = store.terminal(game_id)
+        undo = terminal[1] if terminal is not None else False
+        return cls(store, stored.row, table, actions=len(stored.actions), hands=len(stored.hands), undo=undo)
+
+    # -- saving -----------------------------------------------------------------------------
+
+    def _attach(self) -> None:
+        self.table.before = self._store_action
+        self.table.match.on_hand_end = self._store_hand_end
+
+    def _store_action(self, seat: int, action: Action) -> None:
+        match = self.table.match
+        hand_no = len(match.hands) - 1
+        if hand_no >= self.hands:
+            hand = match.hands[hand_no]
+            self.store.add_hand(self.row.id, hand_no, hand.dealer, list(hand.deck), secrets.token_hex(16))
+            self.hands = hand_no + 1
+        self.store.append_action(self.row.id, self.actions, hand_no, seat, str(action))
+        self.actions += 1
+
+    def _store_hand_end(self, match: Match, hand: Hand) -> None:
+        assert hand.result is not None
+        self.store.end_hand(self.row.id, len(match.hands) - 1, hand.result.to_json(), final_deadwood(hand))
+        if match.is_over:
+            self.store.finish_game(self.row.id, match.final().to_json())
+
+    def abandon(self) -> None:
+        """The person left without keeping the game: ``--resume`` will not offer it."""
+        self.store.set_status(self.row.id, "abandoned")
+
+    # -- undo -------------------------------------------------------------------------------
+
+    @property
+    def person(self) -> int | None:
+        return next((s.seat for s in self.row.seats if s.player == HUMAN), None)
+
+    def _last_person_move(self) -> int | None:
+        """Index in the hand's history of the person's last move of the hand in progress."""
+        hand = self.table.match.hand
+        if hand is None or hand.is_over:
+            return None
+        return next((i for i in range(len(hand.history) - 1, -1, -1) if hand.history[i].seat == self.person), None)
+
+    def undo_refusal(self) -> str | None:
+        """Why ``undo`` cannot be played now, or None if it can."""
+        if not self.undo_allowed:
+            return "undo is off in this game (it was started with --no-undo)"
+        hand = self.table.match.hand
+        if hand is None or hand.is_over:
+            return "undo takes back a move of the hand in progress, and no hand is in progress"
+        i = self._last_person_move()
+        if i is None:
+            return "nothing to undo: you have not moved yet in this hand"
+        step = hand.history[i]
+        if step.action.kind is Kind.STOCK:
+            return (
+                f"your last move drew {card_str(step.drawn)} from the stock: a card drawn from the stock cannot go "
+                "back, you have seen it"
+            )
+        return None
+
+    def undo(self) -> tuple[Action, int]:
+        """Take back the person's last move and the computer's moves after it; returns that move
+        and how many computer moves went with it. The table plays on the replayed match."""
+        why = self.undo_refusal()
+        if why is not None:
+            raise GinRummyError(why)
+        hand = self.table.match.hand
+        i = self._last_person_move()
+        assert hand is not None and i is not None
+        undone = hand.history[i].action
+        dropped = len(hand.history) - i - 1
+        keep = self.actions - (len(hand.history) - i)
+        new_id = uuid.uuid4().hex[:12]
+        self.store.continue_game(self.row.id, new_id, actions=keep)
+        stored = self.store.load_match(new_id)
+        assert stored is not None
+        self.row, self.actions, self.hands = stored.row, keep, len(stored.hands)
+        self.table.match = stored.match
+        self._attach()
+        for seat, s in enumerate(self.table.seats):
+            hook = getattr(s.player, "new_hand", None)
+            if hook is not None:
+                hook(seat)  # its memory of the hand is of moves that are gone
+        return undone, dropped
+
+
+def _player_name(seat: Seat) -> str:
+    if not seat.is_computer:
+        return HUMAN
+    return str(getattr(seat.player, "name", None) or seat.name)
+
+
+def _default_player(name: str) -> Player:
+    from .players import get_player
+
+    return get_player(name)
+
+
+def open_store(path: str | Path | None) -> Store:
+    """The games store at ``path`` (default :data:`~ginrummy.storage.DEFAULT_DB`)."""
+    return Store(path or DEFAULT_DB)
+
+
+def save_game(table: Table, db: str | Path | None = None, *, client: str = "tui", undo: bool = True) -> SavedGame:
+    """Save the new game an app plays on ``table`` in the store at ``db``."""
+    return SavedGame.start(open_store(db), table, client=client, undo=undo)
+
+
+def resume_game(db: str | Path | None = None, *, clients: Sequence[str] = TERMINAL_CLIENTS) -> SavedGame:
+    """The last unfinished terminal game in the store at ``db``; play on its ``table``."""
+    return SavedGame.resume(open_store(db), clients=clients)
+
+
+__all__ = ["NothingToResume", "SavedGame", "SavedTable", "open_store", "resume_game", "save_game"]
