@@ -6,14 +6,14 @@ const gameId = location.pathname.split("/").pop();
 const hashToken = new URLSearchParams(location.hash.slice(1)).get("t");
 if (hashToken) localStorage.setItem("gr.token." + gameId, hashToken);
 const token = hashToken || localStorage.getItem("gr.token." + gameId);
-rememberGame();
 
-// A game joined by its link joins this browser's list of games in progress too (the start page).
-function rememberGame() {
+// A game opened by its link (a friend's invitation) joins this browser's list of games in progress
+// too (the start page), under the opponent's name.
+function rememberGame(opponent) {
   if (!token) return;
   const games = JSON.parse(localStorage.getItem("gr.games") || "[]");
   if (games.some((g) => String(g.url).includes(`/table/${gameId}#`))) return;
-  games.push({ url: `/table/${gameId}#t=${token}`, label: "game with a friend", at: Date.now() });
+  games.push({ url: `/table/${gameId}#t=${token}`, label: `vs ${opponent}`, at: Date.now() });
   localStorage.setItem("gr.games", JSON.stringify(games.slice(-30)));
 }
 
@@ -120,6 +120,7 @@ function names() {
 function render(msg) {
   state = msg;
   const v = msg.view, g = msg.game, me = msg.seat, opp = 1 - me;
+  if (g.status === "playing") rememberGame(g.names[opp]);
   const nm = names();
   syncOrder(v, g.hand_no);
   $("opp-name").textContent = g.names[opp];
