@@ -186,6 +186,7 @@ SPECS: dict[tuple[str, str], Spec] = {
     ("GET", "/favicon.ico"): Spec(),
     ("GET", "/table/{game_id}"): Spec(),
     ("GET", "/history"): Spec(),
+    ("GET", "/fair"): Spec(),
     ("GET", "/replay/{game_id}"): Spec(),
     ("GET", "/rules"): Spec(RULE_QUERY),
     ("GET", "/scoresheet"): Spec(RULE_QUERY),

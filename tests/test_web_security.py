@@ -74,7 +74,7 @@ def test_the_policy_is_the_strict_one() -> None:
 def test_every_get_route_sends_the_safety_headers(client: TestClient) -> None:
     paths = get_routes(client)
     # The pages and the assets they load must all be among them (a route lost is a page unprotected).
-    for page in ("/", "/table/abc123", "/history", "/replay/abc123", "/rules", "/scoresheet", "/scorekeeper"):
+    for page in ("/", "/table/abc123", "/history", "/fair", "/replay/abc123", "/rules", "/scoresheet", "/scorekeeper"):
         assert page in paths
     paths += ["/static/common.js", "/static/style.css", "/static/sheets.js", "/scorekeeper/static/scorekeeper.css"]
     for path in paths:
@@ -187,7 +187,7 @@ def test_pages_the_routes_write_have_no_inline_script_handler_or_style(client: T
 def test_every_html_route_is_scanned(client: TestClient) -> None:
     """An HTML page added later must join the scan above (or the static pages' scan)."""
     scanned = {"/rules", "/scoresheet", "/scorekeeper"}
-    static_pages = {"/", "/table/abc123", "/history", "/replay/abc123"}
+    static_pages = {"/", "/table/abc123", "/history", "/fair", "/replay/abc123"}
     paths = get_routes(client)
     assert scanned | static_pages <= set(paths)
     for path in paths:

@@ -208,16 +208,18 @@ def test_start_page_lists_games_as_text(server: str, browser: Any) -> None:
     w.page.click("#start")
     w.page.wait_for_selector("#my-hand .card")
     assert w.page.inner_text("#my-name").startswith(P_SVG)
-    tampered = {"url": "javascript:window.__xss=1", "label": P_IMG, "at": 0}
+    table_url = w.page.evaluate("() => location.pathname + location.hash")
+    tampered = [{"url": "javascript:window.__xss=1", "label": P_IMG, "at": 0}, {"url": table_url, "label": P_IMG, "at": 1}]
     w.page.evaluate(f"""() => {{
         const games = JSON.parse(localStorage.getItem("gr.games") || "[]");
-        games.push({json.dumps(tampered)});
+        games.push(...{json.dumps(tampered)});
         localStorage.setItem("gr.games", JSON.stringify(games));
     }}""")
     w.page.goto(server + "/")
     w.page.wait_for_selector("#resume-list li")
     links = w.page.eval_on_selector_all("#resume-list a", "els => els.map(e => [e.textContent, e.getAttribute('href')])")
-    assert [P_IMG, "/"] in links  # the label as text; an address that is not a table's is not followed
+    assert [P_IMG, table_url] in links  # the label as text
+    assert not any(h.startswith("javascript") for _, h in links)  # an address that is not a game in progress is left out
     assert any(t == "vs computer (simple)" and h.startswith("/table/") for t, h in links)
     w.check("start page", P_IMG)
     w.close()

@@ -136,6 +136,10 @@ def _pages() -> APIRouter:
     async def table(game_id: str) -> Response:
         return _page("table.html")
 
+    @r.get("/fair", include_in_schema=False)
+    async def fair() -> Response:
+        return _page("fair.html")
+
     @r.get("/history", include_in_schema=False)
     async def history_page() -> Response:
         return _page("history.html")

@@ -434,6 +434,7 @@ class GameService:
             "rules": room.rules_json,
             "rules_text": room.rules_text,
             "status": "finished" if m.is_over else "playing",
+            "shared": room.row.shared,
             "hand_no": len(m.hands),
             "deck_hash": room.commitments[-1] if room.commitments else None,
             "ready": list(room.ready),

@@ -32,6 +32,7 @@ def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:
         "created": g.created,
         "finished": g.finished,
         "status": g.status,
+        "shared": g.shared,
         "hands": len(hands),
         "totals": final.get("totals"),
         "winner": final.get("winner"),

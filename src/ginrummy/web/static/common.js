@@ -161,6 +161,34 @@ const GR = (() => {
     return div;
   }
 
+  // ---------------------------------------------------------------- fair deals
+  // The deal commitments this browser was shown at the table, by game and hand: the replay checks
+  // each deal against these, not against the values in the replay's own response.
+  function noteDeal(game, hand, hash) {
+    if (!hash) return;
+    const key = `gr.deals.${game}`;
+    const seen = JSON.parse(localStorage.getItem(key) || "{}");
+    if (seen[hand]) return;  // the first value shown is the one that counts
+    seen[hand] = hash;
+    localStorage.setItem(key, JSON.stringify(seen));
+  }
+  function dealsSeen(game) { return JSON.parse(localStorage.getItem(`gr.deals.${game}`) || "{}"); }
+
+  // ---------------------------------------------------------------- sharing a finished game
+  // A checkbox that opens the game to everyone (replay and record) or closes it again.
+  function shareToggle(box, game, shared) {
+    if (!box) return;
+    const input = el("input", { type: "checkbox", checked: shared });
+    const note = el("span", { class: "muted" });
+    input.onchange = async () => {
+      try {
+        await api(`/api/games/${game}/share`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ shared: input.checked }) });
+        note.textContent = input.checked ? " anyone with the replay's address can watch it" : " only its players see it";
+      } catch (e) { input.checked = !input.checked; note.textContent = " " + e.message; }
+    };
+    fill(box, el("label", {}, input, " Share this game"), note);
+  }
+
   async function api(path, opts) {
     const res = await fetch(path, opts);
     let body = null;
@@ -169,5 +197,5 @@ const GR = (() => {
     return body;
   }
 
-  return { el, svg, fill, header, cardEl, cardSVG, label, name, value, sortKey, api, prefs, RANKS, SUITS, SUIT_SYMBOL };
+  return { el, svg, fill, noteDeal, dealsSeen, shareToggle, header, cardEl, cardSVG, label, name, value, sortKey, api, prefs, RANKS, SUITS, SUIT_SYMBOL };
 })();

@@ -79,8 +79,13 @@ async function init() {
   showResume();
 }
 
-function showResume() {
-  const games = JSON.parse(localStorage.getItem("gr.games") || "[]");
+// The games this browser started or joined that are still being played: the server says which are
+// (finished ones leave the list), this browser's storage holds each seat's link.
+async function showResume() {
+  const saved = JSON.parse(localStorage.getItem("gr.games") || "[]");
+  if (!saved.length) return;
+  const playing = new Set((await GR.api("/api/games?status=playing")).games.map((g) => g.id));
+  const games = saved.filter((g) => playing.has(String(g.url).split("/table/")[1]?.split("#")[0]));
   if (!games.length) return;
   document.getElementById("resume").classList.remove("hidden");
   GR.fill("resume-list", games.slice(-8).reverse()

@@ -39,14 +39,36 @@ function show() {
   $("explain").textContent = step === h.frames.length - 1 && h.explain ? h.explain : "";
 }
 
+// The line whose SHA-256 was shown at the table when the hand was dealt (docs/fair-deals.md, /fair).
+function commitmentText(h) {
+  if (h.scheme === 1) {
+    const ids = h.deck.map((c) => "A23456789TJQK".indexOf(c[0]) + 13 * "shdc".indexOf(c[1]));
+    return `${gameId}:${h.hand - 1}:${h.nonce}:${ids.join(",")}`;
+  }
+  return `ginrummy-deal-v2 game ${gameId} hand ${h.hand} nonce ${h.nonce} deck ${h.deck.join(" ")}`;
+}
+
+async function sha256hex(text) {
+  if (globalThis.crypto && crypto.subtle) {
+    const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+    return [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  return globalThis.sha256(text);  // static/vendor/sha256.min.js, where the page is not a secure context
+}
+
+// Hash the revealed deck and nonce here, and compare with what this browser saw at the table.
 async function checkCommit(h) {
-  // The deal was fixed before play: sha256(game:hand:nonce:deck) was shown at the table during the hand.
-  const ids = h.deck.map((c) => "A23456789TJQK".indexOf(c[0]) + 13 * "shdc".indexOf(c[1]));
-  const text = `${gameId}:${h.hand - 1}:${h.nonce}:${ids.join(",")}`;
-  if (!crypto.subtle) return `Deck commitment ${h.commitment.slice(0, 16)}… (checking needs a secure context)`;
-  const buf = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  const hex = [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  return hex === h.commitment ? `Deck commitment ${hex.slice(0, 16)}… checked: this deck was fixed before the hand began.` : "Deck commitment does NOT match.";
+  const hex = await sha256hex(commitmentText(h));
+  const seen = GR.dealsSeen(gameId)[h.hand];
+  if (seen) {
+    return hex === seen
+      ? `Deal checked: the deck and nonce hash to ${hex.slice(0, 16)}…, the commitment this browser was shown at the table before the hand was played.`
+      : `Deal does NOT match: the deck hashes to ${hex.slice(0, 16)}…, but this browser was shown ${seen.slice(0, 16)}… at the table.`;
+  }
+  const note = "This browser did not see this hand at the table: compare with the value your opponent noted, or check the record with `ginrummy verify`.";
+  return hex === h.commitment
+    ? `The deck and nonce hash to ${hex.slice(0, 16)}…, the recorded commitment. ${note}`
+    : `Deal does NOT match its recorded commitment ${h.commitment.slice(0, 16)}….`;
 }
 
 async function selectHand(i) {

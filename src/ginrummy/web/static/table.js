@@ -7,6 +7,16 @@ const hashToken = new URLSearchParams(location.hash.slice(1)).get("t");
 if (hashToken) localStorage.setItem("gr.token." + gameId, hashToken);
 const token = hashToken || localStorage.getItem("gr.token." + gameId);
 
+// A game opened by its link (a friend's invitation) joins this browser's list of games in progress
+// too (the start page), under the opponent's name.
+function rememberGame(opponent) {
+  if (!token) return;
+  const games = JSON.parse(localStorage.getItem("gr.games") || "[]");
+  if (games.some((g) => String(g.url).includes(`/table/${gameId}#`))) return;
+  games.push({ url: `/table/${gameId}#t=${token}`, label: `vs ${opponent}`, at: Date.now() });
+  localStorage.setItem("gr.games", JSON.stringify(games.slice(-30)));
+}
+
 const $ = (id) => document.getElementById(id);
 const { el } = GR;
 const MELD_COLOURS = ["#e0a526", "#4aa3df", "#c56cf0", "#2ecc71", "#ff7f50"];
@@ -110,6 +120,7 @@ function names() {
 function render(msg) {
   state = msg;
   const v = msg.view, g = msg.game, me = msg.seat, opp = 1 - me;
+  if (g.status === "playing") rememberGame(g.names[opp]);
   const nm = names();
   syncOrder(v, g.hand_no);
   $("opp-name").textContent = g.names[opp];
@@ -120,7 +131,8 @@ function render(msg) {
   const openGame = g.hollywood && g.game_columns ? g.game_columns.find((c) => c.open) : null;
   document.body.classList.toggle("hollywood", !!g.hollywood);
   $("hand-info").textContent = `Hand ${g.hand_no} · ${openGame ? `game ${openGame.game}: ` : ""}${nm[0]} ${g.scores[0]} – ${nm[1]} ${g.scores[1]} · game to ${targetOf(g)}`;
-  $("deckhash").textContent = (g.deck_hash || "").slice(0, 16) + "…";
+  $("deckhash").textContent = g.deck_hash || "";
+  GR.noteDeal(gameId, g.hand_no, g.deck_hash);
 
   // Opponent: backs plus the cards known face up (taken from the pile).
   const oppCards = [];
@@ -429,6 +441,7 @@ function renderFinal(g, nm) {
     })));
   $("final-replay").href = `/replay/${gameId}`;
   $("final-record").href = `/api/games/${gameId}/record`;
+  GR.shareToggle($("final-share"), gameId, !!g.shared);
 }
 
 function showHints(hints) {

@@ -1,0 +1,3 @@
+// The page on fair deals: only the site header.
+"use strict";
+GR.header("Rules");
