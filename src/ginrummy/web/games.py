@@ -471,6 +471,9 @@ class GameService:
             "hands_won": list(m.sheet.hands_won),
             "games": m.sheet.games,
             "hollywood": rules.hollywood,
+            #: How each hand's knock limit is set (the limit itself is the view's ``knock_limit``).
+            "oklahoma": rules.oklahoma,
+            "straight_gin": rules.straight_gin,
             #: Every game kept on the sheet (three with Hollywood scoring): totals, open or closed.
             "game_columns": columns,
             "sheet": rows,
