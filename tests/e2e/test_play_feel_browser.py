@@ -30,6 +30,8 @@ GIN = {"person": "As 2s 3s 4h 4d 4c 8c 9c Tc Kd", "computer": "2h 5d 8s Jd Kh 3c
 #: Seat 1 takes the upcard A♥ and knocks with 1; the browser (seat 0) lays off 4♥ 8♥ 9♥ on 5-6-7♥.
 KNOCK = {"person": "4h 8h 9h Ks Kd 3d 7d Tc 2s 5c", "computer": "5h 6h 7h Js Jd Jc Qs Qd Qc 2c", "upcard": "Ah",
          "stock": "Kc Kh"}
+#: The upcard 7♣ makes 7-8-9-10-J♣: all eleven cards in melds, a big gin.
+BIG_GIN = {**GIN, "person": "As 2s 3s 4h 4d 4c 8c 9c Tc Jc"}
 #: Counts every Web Animation started (the table's go through Element.animate).
 COUNT_ANIMATIONS = """window.__anims = 0; const _animate = Element.prototype.animate;
 Element.prototype.animate = function (...args) { window.__anims++; return _animate.apply(this, args); };"""
@@ -151,6 +153,24 @@ def test_gin_lays_out_the_best_melds_at_once_and_is_announced_as_gin(gin_server:
     t.close()
 
 
+def test_big_gin_is_announced_as_big_gin(tmp_path: Path, browser: Any) -> None:
+    base, proc = serve(tmp_path, [BIG_GIN])
+    try:
+        t = Table(browser, base + create(base, big_gin=True)["url"])
+        take_upcard(t)
+        t.click("big-gin")
+        assert "Big gin!" in t.text("#laid") and "Big gin!" in t.text("#turn") and "knocked" not in t.text("#laid")
+        assert t.page.locator("#laid .card.proposed").count() == 11 and all(melded(t))
+        assert "Lay out the big gin" in t.text("#actions button[data-action='auto']")
+        assert t.text(".celebrate-word") == "Big gin!"
+        t.click("auto")
+        t.page.wait_for_selector("#handend:not(.hidden)")
+        assert "Big gin!" in t.text("#handend-title")
+        t.close()
+    finally:
+        stop(proc)
+
+
 def test_own_order_is_kept_and_a_new_card_goes_beside_its_meld(gin_server: str, browser: Any) -> None:
     t = Table(browser, gin_server + create(gin_server)["url"], init="localStorage.setItem('gr.handorder', 'own');")
     assert t.page.input_value("#pref-handorder") == "own"
@@ -241,7 +261,7 @@ def test_cards_move_and_reduced_motion_stops_every_animation(gin_server: str, br
     counts = {}
     for reduced in (False, True):
         t = Table(browser, gin_server + create(gin_server)["url"], reduced=reduced)
-        seen = [t.js("document.getAnimations().length")]
+        seen = [t.js("document.getAnimations().length")]  # the deal, when nobody has moved yet
         take_upcard(t)
         seen.append(t.js("document.getAnimations().length"))
         t.page.click("#my-hand .card[data-card='Kd']")  # selecting lifts the card (a CSS transition)

@@ -179,8 +179,9 @@ function names() {
 
 function render(msg) {
   const before = Motion.snapshot();
-  const dealt = !!state && state.game.hand_no !== msg.game.hand_no;
   const first = !state;
+  // A fresh deal (nobody has moved yet) is dealt out from the stock; a page opened mid-hand just shows it.
+  const dealt = (first || state.game.hand_no !== msg.game.hand_no) && msg.view.events.length === 0;
   state = msg;
   const v = msg.view, g = msg.game, me = msg.seat, opp = 1 - me;
   const nm = names();
@@ -251,6 +252,7 @@ function render(msg) {
   const m = msg.mine;
   $("deadwood").textContent = deadwoodText(v, m, gr);
   $("knock-limit").textContent = knockLimitText(v, g);
+  $("pace-setting").classList.toggle("hidden", g.computer_seat === null);
 
   renderHand(v, m, gr);
   renderActions(v, legal, mine);
@@ -262,7 +264,7 @@ function render(msg) {
   if (!mine) $("hints").classList.add("hidden");
   for (const id of ["hint", "next"]) $(id).disabled = !online || (id === "next" && g.ready[me]);
   renderFinal(g, nm);
-  Motion.play(before, dealt && v.events.length === 0);
+  Motion.play(first && !dealt ? null : before, dealt);
   const k = msg.knock;
   if (k && (k.kind === "gin" || k.kind === "big_gin") && celebrated !== g.hand_no) {
     if (!first) Motion.celebrate(k.kind === "gin" ? "Gin!" : "Big gin!");
