@@ -77,3 +77,26 @@ def test_the_person_lays_out_by_the_default_plan_and_computers_hear_the_hand_end
         if laid:
             break
     assert laid and ends and set(ends) == {1}
+
+
+def test_the_layout_plan_is_what_lay_out_plays_and_changes_nothing() -> None:
+    rules = Rules.preset("classic")
+    person = get_player("greedy", seed=9)
+    checked = 0
+    for seed in range(40):
+        t = Table(Match(rules, seed=seed), [Seat("Ann"), Seat("Bot", get_player("greedy", seed=5))])
+        t.start_hand()
+        while t.to_act is not None:
+            t.play_computers()
+            if t.waiting_for != 0:
+                continue
+            view = t.view(0)
+            assert (t.layout_plan(0) == []) == (view.phase not in LAYOUT_PHASES)
+            if view.phase in LAYOUT_PHASES:
+                plan = t.layout_plan(0)
+                assert t.layout_plan(1) == [] and t.view(0) == view  # only the seat laying out; nothing moved
+                assert [s.action for s in t.lay_out(0)] == plan
+                checked += 1
+            else:
+                t.act(0, person.decide(view))
+    assert checked >= 3

@@ -472,6 +472,11 @@ class Hand:
         assert self.phase is _P_DEFENDER_LAYOUT
         return self._auto_layout()
 
+    def default_layout(self) -> list[Action]:
+        """The default layout actions of the seat laying out now (any layout phase, layoffs
+        included), played on a copy: nothing changes. Empty outside the layout phases."""
+        return self._auto_layout() if self.phase in LAYOUT_PHASES else []
+
     def _auto_layout(self) -> list[Action]:
         """The default layout actions of the seat laying out now, played on a copy."""
         h = self.clone()

@@ -162,6 +162,15 @@ class Table:
         while self.computer_to_act and self.seats[self.to_act or 0].player is not None:
             self.computer_move()
 
+    def layout_plan(self, seat: int) -> list[Action]:
+        """What :meth:`lay_out` would play for ``seat`` now, worked out on a copy of the hand
+        (nothing changes): the proposal a front end shows at once after a knock, for the person
+        to accept or to change by laying out melds by hand. Empty when ``seat`` is not laying out."""
+        h = self.match.hand
+        if h is None or self.to_act != seat or h.phase not in LAYOUT_PHASES:
+            return []
+        return h.default_layout()
+
     def lay_out(self, seat: int) -> list[Step]:
         """Play ``seat``'s default layout (:func:`ginrummy.layout.layout_action`) while it lays out."""
         steps = []

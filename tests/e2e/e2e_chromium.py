@@ -6,6 +6,7 @@ Not a ``conftest.py``: with no ``__init__`` files a second module of that name w
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -68,10 +69,13 @@ def wait_until(page: Any, expression: str, timeout: float = 30.0) -> None:
         page.wait_for_timeout(20)
 
 
-def start_server(port: int, db: Path) -> subprocess.Popen[bytes]:
-    """``ginrummy serve`` on a loopback port, returned once it answers."""
+def start_server(port: int, db: Path, deals: list[dict[str, str]] | None = None) -> subprocess.Popen[bytes]:
+    """``ginrummy serve`` on a loopback port, returned once it answers; with ``deals``, the app
+    dealing those fixed hands instead (``fixed_deck_server.py``)."""
     cmd = [sys.executable, "-m", "ginrummy.cli", "serve", "--port", str(port), "--db", str(db)]
     cmd += ["--computer-delay", "0.05", "--compute", "thread"]
+    if deals is not None:
+        cmd = [sys.executable, str(Path(__file__).with_name("fixed_deck_server.py")), str(port), str(db), json.dumps(deals)]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     for _ in range(300):
         try:

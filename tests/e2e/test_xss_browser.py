@@ -168,7 +168,9 @@ def test_replay_and_history_show_markup_names_as_text(server: str, browser: Any,
         w.page.goto(server + "/replay/" + games[key]["id"])
         w.page.wait_for_selector("#h0 .card")
         # The game's last hand, which someone won (the first may be a dead hand: no layout to show).
-        w.page.evaluate("() => { const s = document.getElementById('hand'); s.value = s.options.length - 1; s.dispatchEvent(new Event('change')); }")
+        last = ("() => { const s = document.getElementById('hand'); s.value = s.options.length - 1;"
+                " s.dispatchEvent(new Event('change')); }")
+        w.page.evaluate(last)
         w.page.keyboard.press("End")  # the last move: the layout and the hand's explanation
         w.page.wait_for_selector("#laid .meldgroup", state="attached")
         assert all(n in w.page.inner_text("#title") for n in names)

@@ -12,10 +12,16 @@ Protocol (the browser pages use exactly this; so do the tests and ``bench/load.p
   ``{"type": "action", "action": "Kd", "seq": N}`` (``seq`` is the ``seq`` of the state being
   answered; an old or replayed message is refused as ``stale``), ``{"type": "auto", "seq": N}``
   (the best layout / defence after a knock), ``{"type": "next"}`` (ready for the next hand),
-  ``{"type": "hint"}``, ``{"type": "state"}``, ``{"type": "ping"}``. The server answers with
-  ``{"type": "state", ...}`` to every connection of both seats after each change (that is the
-  acknowledgement, sent only after the action is stored), or ``{"type": "error", "error": code,
-  "message": ..., "rule": ...}`` to the sender alone.
+  ``{"type": "pace", "seconds": 0..5 | null}`` (the pause before each computer move at this table;
+  null: the server's own), ``{"type": "hint"}``, ``{"type": "state"}``, ``{"type": "ping"}``. The
+  server answers with ``{"type": "state", ...}`` to every connection of both seats after each change
+  (that is the acknowledgement, sent only after the action is stored), or ``{"type": "error",
+  "error": code, "message": ..., "rule": ...}`` to the sender alone (with the message's ``ref``).
+- A state holds ``view`` (the seat's :class:`~ginrummy.observation.SeatView`), ``game`` (public
+  facts), ``mine`` (from the seat's own cards: best melds, deadwood; ``plan``, while it lays out
+  after a knock: the engine's layout still to play, its melds, layoffs and the deadwood left, which
+  ``auto`` plays) and ``knock`` (the knock's kind, ``gin`` / ``big_gin`` / ``knock``, and the
+  knocker's count, each once this seat may know it).
 - The same over HTTP with the ``X-Seat-Token`` header: ``GET /api/games/{id}/state``,
   ``POST .../actions``, ``.../auto``, ``.../next``, ``GET .../hint``.
 - Public: ``GET /api/games/{id}`` (names, score sheet), ``/api/history``, ``/api/stats``; for

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -77,11 +77,15 @@ def create_app(
     computer_delay: float = 0.6,
     compute: Mode = "process",
     workers: int | None = None,
+    deck_for: Callable[[int, int], Sequence[int]] | None = None,
 ) -> FastAPI:
-    """The whole app on one SQLite file. ``compute`` says where computer players think."""
+    """The whole app on one SQLite file. ``compute`` says where computer players think.
+
+    ``deck_for(hand_no, dealer)`` deals fixed decks instead of shuffling: for tests only (no
+    command line option or request reaches it)."""
     store = Store(db_path)
     runner = ComputerRunner(compute, workers)
-    service = GameService(store, runner, computer_delay)
+    service = GameService(store, runner, computer_delay, deck_for)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -380,6 +384,8 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
             await service.next_hand(room, seat)
         elif kind == "name":
             await service.set_name(room, seat, msg.get("name"))
+        elif kind == "pace":
+            await service.set_pace(room, seat, msg.get("seconds"))
         elif kind == "hint":
             conn.queue.put_nowait({"type": "hint", "ref": ref, "hints": await service.hint(room, seat)})
         elif kind == "state":
@@ -398,4 +404,4 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
 
 
 #: The messages a seat may send after its hello.
-MESSAGE_TYPES = ("action", "auto", "next", "name", "hint", "state", "ping")
+MESSAGE_TYPES = ("action", "auto", "next", "name", "pace", "hint", "state", "ping")

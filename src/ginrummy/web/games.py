@@ -25,24 +25,24 @@ import contextlib
 import logging
 import secrets
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action
+from ..actions import Action, Kind
 from ..cards import card_str, cards_of
 from ..errors import shown
-from ..events import LAYOUT_PHASES
+from ..events import LAYOUT_PHASES, Phase
 from ..hand import Hand
 from ..match import Match
-from ..melds import best_arrangement, deadwood, min_deadwood_after_discard
+from ..melds import best_arrangement, deadwood, min_deadwood_after_discard, points
 from ..observation import SeatView
 from ..rules import Rules
 from ..storage import HUMAN, GameRow, SeatRow, Store, final_deadwood, hash_token
 from ..table import Seat, Table
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
-from .inputs import check_action_text, check_game_id, check_seq, choose, clean_name
+from .inputs import check_action_text, check_game_id, check_pace, check_seq, choose, clean_name
 
 log = logging.getLogger("ginrummy.web")
 
@@ -69,6 +69,8 @@ class Room:
     ready: list[bool] = field(default_factory=lambda: [False, False])
     computer_task: asyncio.Task[None] | None = None
     last: dict[str, Any] | None = None
+    #: The pause before each computer move a person at this table chose (None: the server's own).
+    pace: float | None = None
     #: The rules as sent in every state message: fixed for the game, so worked out once (and shared
     #: by every message, read only).
     rules_json: dict[str, Any] = field(init=False)
@@ -99,10 +101,18 @@ class Room:
 class GameService:
     """Creates, loads, plays and describes games. One per app."""
 
-    def __init__(self, store: Store, runner: ComputerRunner, computer_delay: float = 0.6) -> None:
+    def __init__(
+        self,
+        store: Store,
+        runner: ComputerRunner,
+        computer_delay: float = 0.6,
+        deck_for: Callable[[int, int], Sequence[int]] | None = None,
+    ) -> None:
+        """``deck_for(hand_no, dealer)``, for tests only, gives each deck instead of a shuffle."""
         self.store = store
         self.runner = runner
         self.computer_delay = computer_delay
+        self.deck_for = deck_for
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
 
@@ -151,10 +161,13 @@ class GameService:
 
     def _deal(self, room: Room) -> None:
         """Deal the next hand from a CSPRNG shuffle, storing deck and nonce before anyone sees it."""
-        deck = list(range(52))
-        secrets.SystemRandom().shuffle(deck)
-        nonce = secrets.token_hex(16)
         hand_no = len(room.match.hands)
+        if self.deck_for is not None:
+            deck = list(self.deck_for(hand_no, room.match.next_dealer))
+        else:
+            deck = list(range(52))
+            secrets.SystemRandom().shuffle(deck)
+        nonce = secrets.token_hex(16)
         digest = self.store.add_hand(room.row.id, hand_no, room.match.next_dealer, deck, nonce)
         room.match.start_hand(deck)
         room.commitments.append(digest)
@@ -308,6 +321,13 @@ class GameService:
             self._reload_row(room)
         room.ready = [room.is_computer(0), room.is_computer(1)]
 
+    async def set_pace(self, room: Room, seat: int, seconds: Any) -> None:
+        """A person sets the pause before each computer move at their table (None: the server's)."""
+        pace = check_pace(seconds)
+        if room.is_computer(seat):
+            raise forbidden("the computer does not set its own pace")
+        room.pace = pace
+
     async def set_name(self, room: Room, seat: int, name: Any) -> None:
         """A seat names itself (a friend joining by link): stored with the seat, shown to both."""
         clean = clean_name(name)
@@ -345,8 +365,9 @@ class GameService:
                         return
                     version = room.version
                     view = room.match.view(seat)
-                if self.computer_delay:
-                    await asyncio.sleep(self.computer_delay)
+                delay = self.computer_delay if room.pace is None else room.pace
+                if delay:
+                    await asyncio.sleep(delay)
                 action = await self.runner.decide(room.row.opponent, view)
                 async with room.lock:
                     if room.version != version or not self._computer_to_move(room):
@@ -443,6 +464,9 @@ class GameService:
             "hands_won": list(m.sheet.hands_won),
             "games": m.sheet.games,
             "hollywood": rules.hollywood,
+            #: How each hand's knock limit is set (the limit itself is the view's ``knock_limit``).
+            "oklahoma": rules.oklahoma,
+            "straight_gin": rules.straight_gin,
             #: Every game kept on the sheet (three with Hollywood scoring): totals, open or closed.
             "game_columns": columns,
             "sheet": rows,
@@ -459,7 +483,8 @@ class GameService:
             "seat": seat,
             "game": self.public(room),
             "view": view.to_json(),
-            "mine": _mine(view),
+            "mine": {**_mine(view), "plan": _plan(view, room.table.layout_plan(seat))},
+            "knock": _knock(view),
             "explain": None,
         }
         if view.result is not None:
@@ -487,6 +512,55 @@ def _mine(view: SeatView) -> dict[str, Any]:
         "deadwood_cards": [card_str(c) for c in cards_of(hand & ~melded)],
         "after_discard": after,
     }
+
+
+def _plan(view: SeatView, actions: list[Action]) -> dict[str, Any] | None:
+    """The default layout this seat would play now (the engine's plan, from its own view), shown at
+    once after a knock for the person to accept or change: the melds and layoffs still to come, and
+    the deadwood the seat is left with. None when the seat is not laying out."""
+    if not actions:
+        return None
+    melds = [a.meld for a in actions if a.kind is Kind.MELD]
+    layoffs = [(a.card, a.target) for a in actions if a.kind is Kind.LAYOFF]
+    rest = view.hand
+    for m in (*melds, *(view.knocker_melds if view.knocker == view.seat else view.defender_melds)):
+        rest &= ~m
+    for c, _ in (*view.layoffs, *layoffs):  # the defender's (a knocker never lays off)
+        rest &= ~(1 << c)
+    return {
+        "actions": [str(a) for a in actions],
+        "melds": [[card_str(c) for c in cards_of(m)] for m in melds],
+        "layoffs": [{"card": card_str(c), "meld": t} for c, t in layoffs],
+        "deadwood": points(rest),
+        "deadwood_cards": [card_str(c) for c in cards_of(rest)],
+    }
+
+
+def _knock(view: SeatView) -> dict[str, Any] | None:
+    """What this seat knows of the knock: its kind (``gin``, ``big_gin``, ``knock``; None while the
+    other seat's layout does not yet show it) and the knocker's count once it is face up (the
+    knocker's own at once). From the view only: the knocker's hand is face up once laid out."""
+    if view.knocker is None:
+        return None
+    mine = view.knocker == view.seat
+    if view.result is not None:
+        r = view.result
+        kind = "gin" if r.kind == "gin" else "big_gin" if r.kind == "big_gin" else "knock"
+        return {"kind": kind, "deadwood": r.knocker_deadwood}
+    cards = view.hand if mine else view.opponent_known
+    size = cards.bit_count() if mine else view.opponent_size
+    if size == 11:
+        return {"kind": "big_gin", "deadwood": 0}
+    if mine:
+        dw = deadwood(cards)
+        return {"kind": "gin" if dw == 0 else "knock", "deadwood": dw}
+    if view.phase is Phase.LAYOUT:
+        return {"kind": None, "deadwood": None}
+    rest = cards
+    for m in view.knocker_melds:
+        rest &= ~m
+    dw = points(rest)
+    return {"kind": "gin" if dw == 0 else "knock", "deadwood": dw}
 
 
 async def close_rooms(service: GameService) -> None:

@@ -222,6 +222,21 @@ def check_seq(value: Any) -> int:
     return value
 
 
+#: The longest pause before a computer move a table may ask for, in seconds.
+MAX_PACE = 5.0
+
+
+def check_pace(value: Any) -> float | None:
+    """A table's pause before each computer move: seconds 0..MAX_PACE, or None for the server's own."""
+    if value is None:
+        return None
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value != value:
+        raise WebError(400, "malformed", f"the pause before a computer move is a number of seconds, not {shown(value)}")
+    if not 0 <= value <= MAX_PACE:
+        raise WebError(400, "malformed", f"a pause of {shown(value)} s is out of range: 0 to {MAX_PACE:g} seconds")
+    return float(value)
+
+
 def check_action_text(value: Any) -> str:
     if not isinstance(value, str):
         raise WebError(400, "malformed", f"an action must be text, e.g. 'stock', 'pile', 'Kd', 'knock Kd', not {shown(value)}")

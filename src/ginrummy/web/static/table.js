@@ -29,52 +29,125 @@ let lastHandNo = null;
 let retry = 0;
 let finalClosed = false;
 let renaming = false;  // the name form reopened by "Rename"
+let online = false;    // a state came on the open socket: moves may be sent
+let pending = null;    // the last move sent and not yet answered (resent on reconnect if the table did not get it)
+let refNo = 0;
+let lastHeard = 0;
+let notice = "";       // shown in place of the opponent's last move until the next move is sent
+let lastSig = "";      // the melds the hand was last grouped by
+let celebrated = null; // the hand whose gin was celebrated
+let byHand = false;    // "Or choose yourself" is open during a layout
+const LAYOUT = ["layout", "defender_layout", "layoff"];
+const OFFLINE = "Connection lost — reconnecting…";
 
 function orderKey() { return `gr.order.${gameId}`; }
 
 function connect() {
   if (!token) { $("turn").textContent = "This link has no seat token: open the link you were given."; return; }
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/api/ws/${gameId}`);
-  ws.onopen = () => { retry = 0; ws.send(JSON.stringify({ type: "hello", token })); };
-  ws.onmessage = (ev) => {
+  const sock = new WebSocket(`${proto}://${location.host}/api/ws/${gameId}`);
+  ws = sock;
+  sock.onopen = () => {
+    sock.send(JSON.stringify({ type: "hello", token }));
+    const pace = localStorage.getItem("gr.pace");
+    if (pace) sock.send(JSON.stringify({ type: "pace", seconds: +pace }));
+  };
+  sock.onmessage = (ev) => {
+    if (ws !== sock) return;
     const msg = JSON.parse(ev.data);
-    if (msg.type === "state") { render(msg); }
-    else if (msg.type === "error") { showError(msg.message); if (msg.error === "forbidden") ws.onclose = null; }
-    else if (msg.type === "hint") { showHints(msg.hints); }
+    lastHeard = Date.now();
+    if (msg.type === "state") {
+      const back = !online;
+      online = true;
+      retry = 0;
+      if (pending && msg.seq !== pending.seq) pending = null;  // the move was played
+      render(msg);
+      if (back) resend();
+    } else if (msg.type === "error") {
+      if (pending && msg.ref === pending.ref) pending = null;  // the move was answered (refused)
+      showError(msg.message);
+      if (msg.error === "forbidden") sock.onclose = null;
+    } else if (msg.type === "hint") { showHints(msg.hints); }
   };
-  ws.onclose = () => {
-    $("turn").textContent = "Connection lost: reconnecting…";
-    $("turn").className = "turn";
-    retry = Math.min(retry + 1, 6);
-    setTimeout(connect, 300 * retry);
-  };
+  sock.onclose = () => lost(sock);
 }
 
-function send(msg) {
-  if (!ws || ws.readyState !== 1 || !state) return;
+// The server is gone (the socket closed, or it stopped answering): say so, stop moves, retry.
+function lost(sock) {
+  if (ws !== sock) return;
+  ws = null;
+  online = false;
+  if (state) render(state);
+  else { $("turn").textContent = OFFLINE; $("turn").className = "turn offline"; }
+  retry = Math.min(retry + 1, 6);
+  setTimeout(connect, 300 * retry);
+}
+
+// Back online: a move the table never answered is sent again, checked by its seq (the server
+// refuses it as stale if it was played after all).
+function resend() {
+  if (!pending || !ws || state.seq !== pending.seq) return;
+  ws.send(JSON.stringify(pending));
   showError("");
-  ws.send(JSON.stringify({ ...msg, seq: state.seq }));
+  notice = "Your move was sent again: the connection was lost before the table answered it.";
+  $("last").textContent = notice;
+}
+
+// A silent network: ping now and then; no answer at all for 25 s counts as lost.
+setInterval(() => {
+  if (!ws || ws.readyState !== 1) return;
+  if (online && Date.now() - lastHeard > 25000) { const sock = ws; sock.onclose = null; sock.close(); lost(sock); return; }
+  ws.send(JSON.stringify({ type: "ping" }));
+}, 10000);
+
+function send(msg) {
+  if (!online || !ws || ws.readyState !== 1 || !state) {
+    showError("Not sent: the connection to the server is lost, so nothing was played. Try again once the table is back.");
+    return;
+  }
+  showError("");
+  notice = "";
+  const out = { ...msg, seq: state.seq, ref: ++refNo };
+  if (msg.type === "action" || msg.type === "auto") pending = out;
+  ws.send(JSON.stringify(out));
 }
 function act(action) { send({ type: "action", action }); }
 
 function showError(text) { $("error").textContent = text || ""; }
 
 // ---------------------------------------------------------------- the hand's order
-function syncOrder(view, handNo) {
-  const hand = view.hand;
+// "Grouped" (Table settings, the default): melds together, each in order, then the cards to lay
+// off, then deadwood in the sort order, regrouped whenever the cards or their melds change, so a
+// drawn card lands where it belongs (a card dragged stays put until then). "My own order" keeps
+// the player's order and puts a new card beside the cards it melds with, or last.
+function handOrder() { return localStorage.getItem("gr.handorder") === "own" ? "own" : "melds"; }
+
+function syncOrder(v, handNo, gr) {
+  const hand = v.hand;
+  const sig = JSON.stringify([gr.melds.map((g) => sortCards(g, "suit")).sort(), gr.off.slice().sort()]);
+  const inHand = new Set(hand);
   if (handNo !== lastHandNo) {
     const saved = JSON.parse(localStorage.getItem(orderKey()) || "null");
-    if (saved && saved.hand === handNo) order = saved.order;
-    else order = sortCards(hand);
+    const ok = saved && saved.hand === handNo && saved.order.length === hand.length && saved.order.every((c) => inHand.has(c));
+    order = ok ? saved.order : arranged(gr);
     newCards = new Set();
     lastHandNo = handNo;
+    lastSig = sig;
   }
-  const inHand = new Set(hand);
   const kept = order.filter((c) => inHand.has(c));
   const added = hand.filter((c) => !kept.includes(c));
   if (added.length && kept.length) newCards = new Set(added);
-  order = kept.concat(added);
+  else if (kept.length < order.length) newCards = new Set();  // a discard: the drawn card is not new any more
+  if (handOrder() === "melds" && (added.length || kept.length < order.length || sig !== lastSig)) order = arranged(gr);
+  else {
+    order = kept;
+    for (const c of added) {
+      const mates = (gr.melds.find((g) => g.includes(c)) || []).filter((x) => order.includes(x));
+      const at = mates.length ? Math.max(...mates.map((x) => order.indexOf(x))) + 1 : order.length;
+      order.splice(at, 0, c);
+    }
+  }
+  lastSig = sig;
   if (selected && !inHand.has(selected)) selected = null;
   saveOrder();
 }
@@ -85,17 +158,14 @@ function sortCards(cards, by) {
 }
 function arrange() {
   if (!state) return;
-  const m = state.mine;
-  const melded = m.melds.map((g) => sortCards(g, "suit"));
-  order = melded.flat().concat(sortCards(m.deadwood_cards, "suit").filter((c) => order.includes(c)));
-  order = order.concat(state.view.hand.filter((c) => !order.includes(c)));
+  order = arranged(grouping(state.view, state.mine));
   saveOrder();
   render(state);
 }
 function toggleSort() {
   const by = GR.prefs().order === "suit" ? "rank" : "suit";
   localStorage.setItem("gr.order", by);
-  order = sortCards(order, by);
+  order = handOrder() === "melds" ? arranged(grouping(state.view, state.mine)) : sortCards(order, by);
   saveOrder();
   render(state);
 }
@@ -106,9 +176,9 @@ const PROMPTS = {
   draw: "Draw from the stock or the discard pile",
   discard: "Discard a card (or knock)",
   last_chance: "Last chance: take the last discard to knock with it, or pass",
-  layout: "Lay out your melds (Best layout does it for you)",
-  defender_layout: "Lay out your melds, then lay off",
-  layoff: "Lay off cards on the knocker's melds, then Done",
+  layout: "Lay out your melds: accept the layout shown, or choose melds yourself",
+  defender_layout: "Lay out your melds and lay off: accept the layout shown, or choose yourself",
+  layoff: "Lay off cards on the knocker's melds: accept the layoffs shown, or choose yourself",
 };
 
 function names() {
@@ -118,11 +188,17 @@ function names() {
 }
 
 function render(msg) {
+  const before = Motion.snapshot();
+  const first = !state;
+  // A fresh deal (nobody has moved yet) is dealt out from the stock; a page opened mid-hand just shows it.
+  const dealt = (first || state.game.hand_no !== msg.game.hand_no) && msg.view.events.length === 0;
   state = msg;
   const v = msg.view, g = msg.game, me = msg.seat, opp = 1 - me;
   if (g.status === "playing") rememberGame(g.names[opp]);
   const nm = names();
-  syncOrder(v, g.hand_no);
+  const gr = grouping(v, msg.mine);
+  syncOrder(v, g.hand_no, gr);
+  document.body.classList.toggle("offline", !online);
   $("opp-name").textContent = g.names[opp];
   $("my-name").textContent = g.names[me] + (v.dealer === me ? " (dealer)" : "");
   $("opp-dot").className = "status-dot" + (g.connected[opp] ? " on" : "");
@@ -144,7 +220,7 @@ function render(msg) {
   GR.fill("opp-hand", oppCards);
 
   // Centre: stock, pile, and the knocker's layout as it happens.
-  const legal = new Set(v.legal);
+  const legal = new Set(online ? v.legal : []);
   GR.fill("stock", v.stock_size > 0 ? GR.cardEl(null) : null);
   $("stock-label").textContent = `stock: ${v.stock_size}`;
   $("stock-box").classList.toggle("clickable", legal.has("stock"));
@@ -169,21 +245,28 @@ function render(msg) {
 
   // What the other player just did, so a person can follow the computer's moves.
   const last = g.last;
-  $("last").textContent = last && last.seat === opp ? `${g.names[opp]}: ${describeLast(last.action, v)}` : "";
+  $("last").textContent = notice || (last && last.seat === opp ? `${g.names[opp]}: ${describeLast(last.action, v)}` : "");
 
   // Turn banner.
   const turn = $("turn");
-  const mine = v.current === me;
-  if (g.status === "finished") { turn.textContent = "Game over"; turn.className = "turn"; }
+  const mine = v.current === me && online;
+  if (!online) { turn.textContent = OFFLINE; turn.className = "turn offline"; }
+  else if (g.status === "finished") { turn.textContent = "Game over"; turn.className = "turn"; }
   else if (v.phase === "over") { turn.textContent = "Hand over"; turn.className = "turn"; }
-  else if (mine) { turn.textContent = "Your turn: " + PROMPTS[v.phase]; turn.className = "turn mine"; }
+  else if (mine) {
+    const gin = v.phase === "layout" && msg.knock && ["gin", "big_gin"].includes(msg.knock.kind);
+    turn.textContent = "Your turn: " + (gin ? `${announce(msg.knock, "", true)} Accept the layout shown, or choose melds yourself` : PROMPTS[v.phase]);
+    turn.className = "turn mine";
+  }
   else { turn.textContent = `${g.names[opp]} to play${v.phase === "offer" ? " (upcard offer)" : ""}…`; turn.className = "turn"; }
 
   // Deadwood.
   const m = msg.mine;
-  $("deadwood").textContent = `Deadwood ${m.deadwood}` + (m.after_discard !== null ? ` · after your best discard ${m.after_discard}` : "");
+  $("deadwood").textContent = deadwoodText(v, m, gr);
+  $("knock-limit").textContent = knockLimitText(v, g);
+  $("pace-setting").classList.toggle("hidden", g.computer_seat === null);
 
-  renderHand(v, m);
+  renderHand(v, m, gr);
   renderActions(v, legal, mine);
   renderHandEnd(msg, nm);
   renderSheet(g, nm);
@@ -191,14 +274,25 @@ function render(msg) {
   GR.fill("log", v.events.slice(-14).map((e) => el("li", {}, `${e.seat === me ? "You" : g.names[opp]}: ${prettyAction(e.action)}`)));
   $("log").scrollTop = 1e6;
   if (!mine) $("hints").classList.add("hidden");
+  for (const id of ["hint", "next"]) $(id).disabled = !online || (id === "next" && g.ready[me]);
   renderFinal(g, nm);
+  Motion.play(first && !dealt ? null : before, dealt);
+  const k = msg.knock;
+  if (k && (k.kind === "gin" || k.kind === "big_gin") && celebrated !== g.hand_no) {
+    if (!first) Motion.celebrate(k.kind === "gin" ? "Gin!" : "Big gin!");
+    celebrated = g.hand_no;
+  }
 }
 
 function describeLast(action, v) {
   if (action === "stock") return "drew from the stock";
   if (action === "pile") return "took from the pile";
   if (action === "pass") return "passed";
-  if (action === "knock") return "knocked";
+  if (action === "knock" || action.startsWith("knock ")) {
+    const kind = state.knock && state.knock.kind;
+    return kind === "gin" ? "went gin" : "knocked";
+  }
+  if (action === "big gin") return "went big gin";
   if (action === "done") return "done";
   if (action.startsWith("meld ")) return "laid a meld";
   if (action.startsWith("layoff ")) return "laid off " + GR.label(action.split(" ")[1]);
@@ -216,17 +310,18 @@ function prettyAction(a) {
   return a.replace(/\b([A2-9TJQK])([shdc])\b/g, (_, r, s) => GR.label(r + s));
 }
 
-function renderHand(v, m) {
+function renderHand(v, m, gr) {
   const box = GR.fill("my-hand");
   const meldOf = {};
-  m.melds.forEach((g, i) => g.forEach((c) => { meldOf[c] = i; }));
+  gr.melds.forEach((g, i) => g.forEach((c) => { meldOf[c] = i; }));
+  const off = new Set(gr.off);
   let prev;
   order.forEach((c, i) => {
     const cls = [];
     if (c === selected) cls.push("selected");
     if (newCards.has(c)) cls.push("new");
-    const group = meldOf[c] === undefined ? -1 : meldOf[c];
-    if (i > 0 && group !== prev && (group >= 0 || prev >= 0)) cls.push("gap");
+    const group = meldOf[c] !== undefined ? meldOf[c] : off.has(c) ? -2 : -1;
+    if (i > 0 && group !== prev) cls.push("gap");
     prev = group;
     const card = GR.cardEl(c, cls.join(" "));
     card.tabIndex = 0;
@@ -237,7 +332,7 @@ function renderHand(v, m) {
       bar.className = "meldbar";
       bar.style.background = MELD_COLOURS[group % MELD_COLOURS.length];
       card.appendChild(bar);
-    }
+    } else if (group === -2) card.appendChild(el("div", { class: "meldbar off", title: "to lay off" }));
     card.onclick = () => { selected = selected === c ? null : c; render(state); };
     card.ondblclick = () => { if (new Set(v.legal).has(c)) act(c); };
     card.ondragstart = (e) => { e.dataTransfer.setData("text/plain", c); card.classList.add("dragging"); };
@@ -270,6 +365,10 @@ function knockChoices(v) {
 
 function renderActions(v, legal, mine) {
   const box = GR.fill("actions");
+  if (!online && v.current === v.seat && v.legal.length) {
+    box.appendChild(el("span", { class: "muted" }, "Moves are off until the table is back."));
+    return;
+  }
   if (!mine) return;
   const top = v.pile[v.pile.length - 1];
   if (legal.has("stock")) box.appendChild(button("Draw from the stock", "S", () => act("stock"), true, "stock"));
@@ -293,44 +392,30 @@ function renderActions(v, legal, mine) {
     }
     if (legal.has("big gin")) box.appendChild(button("Big gin!", "", () => act("big gin"), true, "big-gin"));
   }
-  if (["layout", "defender_layout", "layoff"].includes(v.phase)) {
-    box.appendChild(button(v.phase === "layout" ? "Best layout" : "Best melds and layoffs", "L", () => send({ type: "auto" }), true, "auto"));
+  if (LAYOUT.includes(v.phase)) {
+    // The engine's layout is shown at once (state.mine.plan): one click accepts it; every legal
+    // meld and layoff (the engine's list) stays at hand to lay out another way.
+    const plan = state.mine.plan, k = state.knock || {};
+    if (plan) {
+      const gin = k.kind === "gin" || k.kind === "big_gin";
+      const text = v.phase === "layout" ? (gin ? `Lay out the ${k.kind === "gin" ? "gin" : "big gin"}` : `Lay out these melds (deadwood ${plan.deadwood})`)
+        : plan.layoffs.length ? `Lay out and lay off (deadwood ${plan.deadwood})` : `Lay out these melds (deadwood ${plan.deadwood})`;
+      box.appendChild(button(text, "L", () => send({ type: "auto" }), true, "auto"));
+    }
+    const own = [];
     for (const a of v.legal) {
-      if (a.startsWith("meld ")) box.appendChild(button(`Meld ${prettyAction(a.slice(5).match(/../g).join(" "))}`, "", () => act(a), false, "meld"));
+      if (a.startsWith("meld ")) own.push(button(`Meld ${prettyAction(a.slice(5).match(/../g).join(" "))}`, "", () => act(a), false, "meld"));
       else if (a.startsWith("layoff ")) {
         const [, c, t] = a.split(" ");
-        box.appendChild(button(`Lay off ${GR.label(c)} on meld ${+t + 1}`, "", () => act(a), false, "layoff"));
+        own.push(button(`Lay off ${GR.label(c)} on meld ${+t + 1}`, "", () => act(a), false, "layoff"));
       }
     }
-    if (legal.has("done")) box.appendChild(button("Done", "", () => act("done"), false, "done"));
+    if (legal.has("done")) own.push(button(v.phase === "layoff" ? "Done laying off" : "Done (the cards left are deadwood)", "", () => act("done"), false, "done"));
+    if (own.length) {
+      box.appendChild(el("details", { class: "byhand", open: byHand || !plan, ontoggle: (e) => { byHand = e.target.open; } },
+        el("summary", {}, "Or choose yourself"), el("div", { class: "actions" }, own)));
+    }
   }
-}
-
-function meldGroup(cards, laid, cls) {
-  return el("div", { class: "meldgroup" + (cls ? " " + cls : "") }, cards.map((c) =>
-    el("div", { class: "card" + (laid && laid.includes(c) ? " laid" : ""), title: GR.name(c) }, GR.cardSVG(c))));
-}
-
-// The knocker's melds (with what was laid off on them) and the defender's, as they stand.
-function layout(v, nm) {
-  const knocker = v.knocker, defender = 1 - knocker, me = v.seat;
-  const handOf = (seat) => (seat === me ? v.hand : v.opponent_known);
-  const km = v.knocker_melds.map((m, i) => {
-    const laid = v.laid_on[i] || [];
-    return el("div", {}, el("div", { class: "label" }, `meld ${i + 1}`), meldGroup(m.concat(laid), laid));
-  });
-  const kIn = new Set(v.knocker_melds.flat());
-  const kDead = v.phase === "over" || knocker === me ? handOf(knocker).filter((c) => !kIn.has(c)) : [];
-  const dIn = new Set(v.defender_melds.flat().concat(v.layoffs.map((l) => l.card)));
-  const dCards = handOf(defender);
-  const dDead = v.phase === "over" ? dCards.filter((c) => !dIn.has(c)) : [];
-  const dm = v.defender_melds.map((m) => el("div", {}, meldGroup(m)));
-  const dead = (cs) => (cs.length ? el("div", {}, el("div", { class: "label" }, "deadwood"), meldGroup(cs, null, "deadwoodgroup")) : null);
-  const layoffs = v.layoffs.length ? el("p", { class: "muted" }, "Laid off: " + v.layoffs.map((l) => `${GR.label(l.card)} on meld ${l.meld + 1}`).join(", ")) : null;
-  return [
-    el("div", {}, el("strong", {}, nm[knocker] + " knocked"), el("div", { class: "layout-block" }, km, dead(kDead))),
-    el("div", {}, el("strong", {}, nm[defender]), el("div", { class: "layout-block" }, dm, dead(dDead)), layoffs),
-  ];
 }
 
 function renderHandEnd(msg, nm) {
@@ -484,9 +569,23 @@ $("final-close").onclick = () => { finalClosed = true; $("final").classList.add(
 $("stock-box").onclick = () => { if (state && state.view.legal.includes("stock")) act("stock"); };
 $("pile-box").onclick = () => { if (state && state.view.legal.includes("pile")) act("pile"); };
 
+// Table settings: how the hand is kept, and the pause before each computer move (sent to the server).
+$("pref-handorder").value = handOrder();
+$("pref-handorder").onchange = (e) => {
+  localStorage.setItem("gr.handorder", e.target.value);
+  if (e.target.value === "melds") arrange();
+};
+$("pref-pace").value = localStorage.getItem("gr.pace") || "";
+$("pref-pace").onchange = (e) => {
+  const v = e.target.value;
+  if (v) localStorage.setItem("gr.pace", v); else localStorage.removeItem("gr.pace");
+  if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "pace", seconds: v ? +v : null }));
+};
+
 function clickAction(name) {
   const b = document.querySelector(`#actions button[data-action="${name}"]`);
   if (b) b.click();
+  else if (!online) send({ type: name });  // says the move was not sent
 }
 
 document.addEventListener("keydown", (e) => {
