@@ -46,6 +46,7 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from ..errors import GinRummyError, IllegalActionError, RulesError, shown
 from ..rules import Rules
 from ..scorekeeper import ScoreInputError, Scorekeeper
+from ..words import sentence
 from .errors import WebError, describe, not_found
 from .inputs import clean_name, read_json
 
@@ -87,9 +88,9 @@ class EntryError(GinRummyError):
 def _error_response(exc: BaseException) -> JSONResponse:
     """Errors become JSON the page shows as is: ``{"error", "rule", "message"}``."""
     if isinstance(exc, (EntryError, ScoreInputError)):
-        return JSONResponse({"error": "entry", "rule": exc.rule, "message": str(exc)}, status_code=422)
+        return JSONResponse({"error": "entry", "rule": exc.rule, "message": sentence(str(exc))}, status_code=422)
     if isinstance(exc, IllegalActionError):
-        return JSONResponse({"error": "illegal", "rule": exc.rule, "message": str(exc)}, status_code=422)
+        return JSONResponse({"error": "illegal", "rule": exc.rule, "message": sentence(str(exc))}, status_code=422)
     status, body = describe(exc)
     if isinstance(exc, RulesError):
         body.setdefault("rule", "rules")
