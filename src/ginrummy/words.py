@@ -76,7 +76,7 @@ RULE_LABELS: dict[str, tuple[str, str]] = {
     "oklahoma": ("Oklahoma", "The first upcard's value is the knock limit of the hand (face cards 10)."),
     "oklahoma_ace_gin_only": ("Oklahoma: an ace upcard means gin only", "With an ace turned up, nobody may knock: gin only."),
     "oklahoma_spade_double": ("Oklahoma: a spade upcard doubles the hand", "The hand's score, bonuses included, counts double."),
-    "oklahoma_extra_boxes": ("Oklahoma: extra boxes", "1 extra box for an undercut, 2 for gin (2 and 4 with a spade upcard)."),
+    "oklahoma_extra_boxes": ("Oklahoma: extra boxes", "An undercut wins 1 extra box and gin 2 (2 and 4 with a spade upcard)."),
     "target": ("Game to", "The first player whose total reaches this many points wins the game."),
     "game_bonus": ("Game bonus", "Points for the winner of the game."),
     "box_bonus": ("Box bonus", "Points for each hand won, added at the end (they do not count toward the target)."),
@@ -153,6 +153,7 @@ def hand_log(events: Sequence[Event], names: Sequence[str], knocker_deadwood: in
     offer = True  # until the first draw or discard, a pile take or a pass answers the upcard offer
     knocker: int | None = None
     knocker_melds = 0
+    defender_done = 0  # the defender's first "done" ends their own layout, the second their layoffs
     for e in events:
         who = names[e.seat]
         k = e.kind
@@ -186,7 +187,10 @@ def hand_log(events: Sequence[Event], names: Sequence[str], knocker_deadwood: in
         elif k is Kind.LAYOFF:
             out.append(f"{who} laid off {card_words(e.card)} on meld {e.target + 1}")
         elif k is Kind.DONE:
-            out.append(f"{who} finished laying out" if e.seat == knocker else f"{who} finished laying off")
+            if e.seat != knocker:
+                defender_done += 1
+            laying = "off" if e.seat != knocker and defender_done > 1 else "out"
+            out.append(f"{who} finished laying {laying}")
         if k is not Kind.PASS:
             offer = False
     return out
