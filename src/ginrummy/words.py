@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import Kind
+from .actions import Action, Kind
 from .cards import RANKS, SUIT_SYMBOLS, cards_of
 from .events import Event
 
@@ -209,3 +209,31 @@ def sentence(text: str) -> str:
         return text
     text = text[0].upper() + text[1:]
     return text if text[-1] in ".!?…" else text + "."
+
+
+def action_words(action: Action, top: int | None = None) -> str:
+    """A legal action as a button or a hint says it; ``top`` is the discard pile's top card.
+
+    >>> action_words(Action.parse('layoff 5h 0')), action_words(Action.parse('pile'), 8)
+    ('Lay off 5♥ on meld 1', 'Take the 9♠ from the discard pile')
+    >>> action_words(Action.parse('knock Td')), action_words(Action.parse('meld 7h8h9h'))
+    ('Knock, discarding the 10♦ face down', 'Lay out 7♥ 8♥ 9♥')
+    """
+    k = action.kind
+    if k is Kind.STOCK:
+        return "Draw from the stock"
+    if k is Kind.PILE:
+        return f"Take the {card_words(top)} from the discard pile" if top is not None else "Take the top discard"
+    if k is Kind.PASS:
+        return "Pass"
+    if k is Kind.DISCARD:
+        return f"Discard the {card_words(action.card)}"
+    if k is Kind.KNOCK:
+        return f"Knock, discarding the {card_words(action.card)} face down"
+    if k is Kind.BIG_GIN:
+        return "Go big gin"
+    if k is Kind.MELD:
+        return f"Lay out {_cards(action.meld)}"
+    if k is Kind.LAYOFF:
+        return f"Lay off {card_words(action.card)} on meld {action.target + 1}"
+    return "Done"

@@ -101,19 +101,21 @@ const PROMPTS = {
   layoff: "Lay off cards on the knocker's melds, then Done",
 };
 
+// One name per player everywhere: each seat's own name, this page's seat marked "(you)" wherever a
+// player is labelled (name tags, score sheet, results); sentences (the log, the explanations) use
+// the plain name, as the server writes them.
 function names() {
-  const n = state.game.names.slice();
-  if (state.game.computer_seat !== null) n[state.seat] = "You";
-  return n;
+  return state.game.names.map((n, s) => (s === state.seat ? `${n} (you)` : n));
 }
 
 function render(msg) {
+  const keep = focusKey();
   state = msg;
   const v = msg.view, g = msg.game, me = msg.seat, opp = 1 - me;
   const nm = names();
   syncOrder(v, g.hand_no);
-  $("opp-name").textContent = g.names[opp];
-  $("my-name").textContent = g.names[me] + (v.dealer === me ? " (dealer)" : "");
+  $("opp-name").textContent = nm[opp];
+  $("my-name").textContent = nm[me] + (v.dealer === me ? ", dealer" : "");
   $("opp-dot").className = "status-dot" + (g.connected[opp] ? " on" : "");
   $("opp-dot").title = g.connected[opp] ? "connected" : "not connected";
   $("opp-info").textContent = `${v.dealer === opp ? "dealer · " : ""}${g.connected[opp] ? "" : "not connected · "}${v.opponent_size} cards`;
@@ -134,11 +136,18 @@ function render(msg) {
   // Centre: stock, pile, and the knocker's layout as it happens.
   const legal = new Set(v.legal);
   GR.fill("stock", v.stock_size > 0 ? GR.cardEl(null) : null);
-  $("stock-label").textContent = `stock: ${v.stock_size}`;
+  $("stock-label").textContent = `Stock: ${v.stock_size} cards`;
   $("stock-box").classList.toggle("clickable", legal.has("stock"));
+  $("stock-box").setAttribute("aria-label", legal.has("stock") ? `Draw from the stock (${v.stock_size} cards)` : `Stock: ${v.stock_size} cards`);
+  $("stock-box").setAttribute("aria-disabled", legal.has("stock") ? "false" : "true");
   GR.fill("pile", v.pile.length ? GR.cardEl(v.pile[v.pile.length - 1]) : null);
-  $("pile-label").textContent = v.phase === "offer" ? "upcard" : `discard pile: ${v.pile.length}`;
+  $("pile-label").textContent = v.phase === "offer" ? "Upcard" : `Discard pile: ${v.pile.length} cards`;
   $("pile-box").classList.toggle("clickable", legal.has("pile"));
+  const topCard = v.pile.length ? GR.label(v.pile[v.pile.length - 1]) : null;
+  $("pile-box").setAttribute("aria-label", legal.has("pile")
+    ? (v.phase === "offer" ? `Take the upcard ${topCard}` : `Take the ${topCard} from the discard pile`)
+    : (topCard ? `Discard pile: ${v.pile.length} cards, the ${topCard} on top` : "Discard pile: empty"));
+  $("pile-box").setAttribute("aria-disabled", legal.has("pile") ? "false" : "true");
   $("knockbox").classList.toggle("hidden", !v.knock_discard);
   GR.fill("knockcard", v.knock_discard ? GR.cardEl(v.knock_discard) : null);
   GR.fill("laid", v.knocker !== null && v.phase !== "over" ? layout(v, nm) : null);
@@ -155,9 +164,10 @@ function render(msg) {
   if (askName && joinBox.classList.contains("hidden")) $("name-input").value = g.names[me] === "Player 2" ? "" : g.names[me];
   joinBox.classList.toggle("hidden", !(askName || renaming));
 
-  // What the other player just did, so a person can follow the computer's moves.
-  const last = g.last;
-  $("last").textContent = last && last.seat === opp ? `${g.names[opp]}: ${describeLast(last.action, v)}` : "";
+  // What the other player just did, so a person can follow the computer's moves (the server's words).
+  const log = msg.log || [];
+  const last = log[log.length - 1];
+  $("last").textContent = last && last.seat === opp ? last.text : "";
 
   // Turn banner.
   const turn = $("turn");
@@ -176,22 +186,39 @@ function render(msg) {
   renderHandEnd(msg, nm);
   renderSheet(g, nm);
   GR.fill("rules", g.rules_text.map((l) => el("li", {}, l)));
-  GR.fill("log", v.events.slice(-14).map((e) => el("li", {}, `${e.seat === me ? "You" : g.names[opp]}: ${prettyAction(e.action)}`)));
+  GR.fill("log", log.slice(-14).map((e) => el("li", {}, e.text)));
   $("log").scrollTop = 1e6;
   if (!mine) $("hints").classList.add("hidden");
   renderFinal(g, nm);
+  restoreFocus(keep);
 }
 
-function describeLast(action, v) {
-  if (action === "stock") return "drew from the stock";
-  if (action === "pile") return "took from the pile";
-  if (action === "pass") return "passed";
-  if (action === "knock") return "knocked";
-  if (action === "done") return "done";
-  if (action.startsWith("meld ")) return "laid a meld";
-  if (action.startsWith("layoff ")) return "laid off " + GR.label(action.split(" ")[1]);
-  if (/^[A2-9TJQK][shdc]$/.test(action)) return "discarded " + GR.label(action);
-  return action;
+// ---------------------------------------------------------------- keyboard focus
+// Every state message redraws the hand and the buttons: the focus goes back to the same card or
+// button (by its action), or to its neighbour when that card was just played.
+function focusKey() {
+  const a = document.activeElement;
+  if (!a || a === document.body || !a.closest) return null;
+  if (a.closest("#my-hand") && a.dataset.card) return { card: a.dataset.card, index: order.indexOf(a.dataset.card) };
+  if (a.closest("#actions") && a.dataset.action) return { action: a.dataset.action, index: [...$("actions").querySelectorAll("button")].indexOf(a) };
+  return null;
+}
+function restoreFocus(key) {
+  if (!key || (document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected)) return;
+  let target = null;
+  if (key.card) {
+    const cards = [...document.querySelectorAll("#my-hand .card")];
+    target = cards.find((c) => c.dataset.card === key.card) || cards[Math.min(key.index, cards.length - 1)] || null;
+  } else if (key.action) {
+    const buttons = [...document.querySelectorAll("#actions button")];
+    target = buttons.find((b) => b.dataset.action === key.action) || buttons[Math.min(key.index, buttons.length - 1)]
+      || document.querySelector("#my-hand .card");
+  }
+  if (target) target.focus({ preventScroll: true });
+}
+function focusCard(code) {
+  const card = document.querySelector(`#my-hand .card[data-card="${code}"]`);
+  if (card) card.focus({ preventScroll: true });
 }
 
 function targetOf(g) {
@@ -220,6 +247,8 @@ function renderHand(v, m) {
     card.tabIndex = 0;
     card.draggable = true;
     card.setAttribute("role", "button");
+    card.setAttribute("aria-pressed", c === selected ? "true" : "false");
+    card.setAttribute("aria-label", GR.name(c) + (group >= 0 ? `, in meld ${group + 1}` : ""));
     if (group >= 0) {
       const bar = document.createElement("div");
       bar.className = "meldbar";
@@ -330,8 +359,8 @@ function renderHandEnd(msg, nm) {
   if (wasHidden) box.scrollIntoView({ block: "nearest" });
   const r = v.result;
   const titles = { knock: "Knock", undercut: "Undercut!", gin: "Gin!", big_gin: "Big gin!", dead: "Dead hand" };
-  $("handend-title").textContent = `Hand ${g.hand_no}: ${titles[r.kind]}` + (r.winner !== null ? ` · ${nm[r.winner]} ${r.winner === msg.seat && nm[r.winner] === "You" ? "score" : "scores"} ${r.points}` : "");
-  $("explain").textContent = youGrammar(msg.explain || "");
+  $("handend-title").textContent = `Hand ${g.hand_no}: ${titles[r.kind]}` + (r.winner !== null ? ` · ${nm[r.winner]} scores ${r.points}` : "");
+  $("explain").textContent = msg.explain || "";
   GR.fill("handend-layout", v.knocker !== null ? layout(v, nm) : null);
   const next = $("next");
   next.classList.toggle("hidden", g.status === "finished");
@@ -339,10 +368,6 @@ function renderHandEnd(msg, nm) {
   $("next-wait").textContent = g.ready[msg.seat] && !g.ready[1 - msg.seat] ? `Waiting for ${g.names[1 - msg.seat]}…` : "";
 }
 
-function youGrammar(text) {
-  // The engine writes "<name> scores"; with the name "You" that needs the plain verb.
-  return text.replace(/You's/g, "your").replace(/\bYou scores\b/g, "You score").replace(/\bYou wins\b/g, "You win");
-}
 
 
 function renderSheet(g, nm) {
@@ -408,7 +433,7 @@ function renderFinal(g, nm) {
   if (g.status !== "finished" || !g.final || finalClosed) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   const f = g.final;
-  const win = f.winner === null ? "A tie" : f.winner === state.seat ? "You win!" : `${g.names[f.winner]} wins`;
+  const win = f.winner === null ? "A tie" : `${nm[f.winner]} wins`;
   const w = f.winner === null ? 0 : f.winner;
   $("final-title").textContent = `${win} ${f.totals[w]} to ${f.totals[1 - w]}` + (f.winner !== null ? `, by ${f.margin}` : "");
   const num = (tag, x) => el(tag, { class: "num" }, x);
@@ -435,7 +460,7 @@ function showHints(hints) {
   const box = $("hints");
   box.classList.remove("hidden");
   GR.fill("hint-list", hints.length
-    ? hints.map((h) => el("li", {}, el("strong", {}, prettyAction(h.action)), " ", h.reason ? "— " + prettyAction(h.reason) : ""))
+    ? hints.map((h) => el("li", {}, el("strong", {}, h.words || prettyAction(h.action)), " ", h.reason ? "— " + prettyAction(h.reason) : ""))
     : el("li", {}, "No suggestion now."));
 }
 
@@ -470,6 +495,15 @@ $("next").onclick = () => send({ type: "next" });
 $("final-close").onclick = () => { finalClosed = true; $("final").classList.add("hidden"); };
 $("stock-box").onclick = () => { if (state && state.view.legal.includes("stock")) act("stock"); };
 $("pile-box").onclick = () => { if (state && state.view.legal.includes("pile")) act("pile"); };
+// The stock and the pile are buttons for the keyboard too (Enter or Space), like any button.
+for (const id of ["stock-box", "pile-box"]) {
+  $(id).addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    e.stopPropagation();
+    $(id).click();
+  });
+}
 
 function clickAction(name) {
   const b = document.querySelector(`#actions button[data-action="${name}"]`);
@@ -479,6 +513,16 @@ function clickAction(name) {
 document.addEventListener("keydown", (e) => {
   if (!state || e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
   const k = e.key.toLowerCase();
+  // Enter and Space on a button or link do what that button does, never a shortcut.
+  const onCard = e.target.closest && e.target.closest("#my-hand .card");
+  if ((e.key === "Enter" || e.key === " ") && !onCard && e.target.closest && e.target.closest("button, a, [role=button]")) return;
+  if (onCard && (e.key === " " || (e.key === "Enter" && onCard.dataset.card !== selected))) {
+    // Space (or Enter on a card not chosen yet) chooses the card in focus; Enter on the chosen card discards it.
+    selected = selected === onCard.dataset.card && e.key === " " ? null : onCard.dataset.card;
+    render(state);
+    e.preventDefault();
+    return;
+  }
   if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
     const d = e.key === "ArrowLeft" ? -1 : 1;
     let i = selected ? order.indexOf(selected) : d > 0 ? -1 : order.length;
@@ -492,6 +536,7 @@ document.addEventListener("keydown", (e) => {
       selected = order[i];
     }
     render(state);
+    focusCard(selected);  // the focus follows the chosen card
     e.preventDefault();
     return;
   }
