@@ -21,9 +21,11 @@ pytestmark = MARKS
 #: at each of its colours, so the text must read on the lightest and the darkest part of it.
 CONTRAST_JS = """() => {
   const parse = (s) => { const m = s.match(/rgba?\\(([^)]+)\\)/); if (!m) return null;
-    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number); return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
+    const p = m[1].split(/[ ,/]+/).filter(Boolean).map(Number);
+    return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
   const all = (s) => (s.match(/rgba?\\([^)]+\\)/g) || []).map(parse);
-  const over = (t, b) => ({ r: t.r * t.a + b.r * (1 - t.a), g: t.g * t.a + b.g * (1 - t.a), b: t.b * t.a + b.b * (1 - t.a), a: 1 });
+  const mix = (t, b, k) => t[k] * t.a + b[k] * (1 - t.a);
+  const over = (t, b) => ({ r: mix(t, b, "r"), g: mix(t, b, "g"), b: mix(t, b, "b"), a: 1 });
   const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
     return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
   const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
@@ -49,7 +51,8 @@ CONTRAST_JS = """() => {
     const fg = parse(getComputedStyle(el).color);
     fg.a *= alpha;
     const worst = Math.min(...bases(el).map((b) => ratio(over(fg, b), b)));
-    out.push({ what: el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.getAttribute("class") ? "." + el.getAttribute("class").trim().replace(/ +/g, ".") : ""),
+    const cls = (el.getAttribute("class") || "").trim();
+    out.push({ what: el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (cls ? "." + cls.replace(/ +/g, ".") : ""),
                text: text.slice(0, 40), ratio: Math.round(worst * 100) / 100, felt: !!el.closest(".felt") });
   }
   return out;
@@ -93,7 +96,8 @@ def test_the_start_page_names_levels_presets_and_rules_in_plain_words(server: st
     page.wait_for_selector("#rule-first_dealer option", state="attached")
     opponents = page.eval_on_selector_all("#opponent option", "els => els.map(e => [e.value, e.textContent])")
     assert [t for _, t in opponents] == [
-        "Computer: Expert", "Computer: Hard", "Computer: Medium", "Computer: Easy", "Computer: Beginner", "A friend (send a link)",
+        "Computer: Expert", "Computer: Hard", "Computer: Medium", "Computer: Easy", "Computer: Beginner",
+        "A friend (send a link)",
     ]
     assert dict(opponents)["simple"] == "Computer: Medium"  # the API's name stays the value
     presets = page.eval_on_selector_all("#preset option", "els => els.map(e => e.textContent)")
