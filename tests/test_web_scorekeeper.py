@@ -319,13 +319,19 @@ def test_body_must_be_json(client: TestClient) -> None:
 def test_page_and_assets(client: TestClient) -> None:
     r = client.get("/scorekeeper")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
-    for link in ('href="/"', 'href="/scorekeeper"', 'href="/history"', 'href="/rules"'):
-        assert link in r.text
+    # The site's header is the one every page has (common.js draws its links and display options).
+    assert '<header class="site"></header>' in r.text and '<script src="/scorekeeper/static/common.js"></script>' in r.text
+    assert client.get("/scorekeeper/static/common.js").status_code == 200
     assert client.get("/scorekeeper/static/scorekeeper.js").status_code == 200
     assert client.get("/scorekeeper/static/scorekeeper.css").status_code == 200
     assert client.get("/scorekeeper/static/secret.py").status_code == 404
-    presets = client.get("/api/scorekeeper/presets").json()["presets"]
+    answer = client.get("/api/scorekeeper/presets").json()
+    presets = answer["presets"]
     assert presets["online"]["gin_bonus"] == 25 and presets["classic"]["box_bonus"] == 20
+    # The players' words, from their one home.
+    assert answer["preset_labels"]["classic"] == "Classic (family rules)"
+    assert answer["rule_labels"]["shutout"]["choices"]["double_total"] == "The winner's whole score doubled"
+    assert answer["rule_labels"]["target"]["label"] == "Game to"
 
 
 def test_the_web_app_includes_the_scorekeeper(tmp_path: Path) -> None:
