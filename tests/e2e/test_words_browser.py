@@ -4,7 +4,9 @@ stock and the pile as buttons, and 4.5:1 contrast for every text on the table in
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
@@ -237,3 +239,102 @@ def test_every_text_on_the_table_reads_at_4_5_to_1(server: str, browser: Any, th
     play_until_hand_end([page])
     assert low_contrast(page) == []  # the hand's end: layouts, scores, the sheet
     context.close()
+
+
+# -- the scorekeeper and the printed sheets --------------------------------------------------------
+
+LONG = ["Maximilian Alexanderson", "Bartholomew Jonesworth"]  # two long names: the widest headers
+
+
+def post(base: str, path: str, body: Any) -> Any:
+    req = urllib.request.Request(base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+
+def kept_sheet(base: str, hollywood: bool, hands: int = 14) -> str:
+    """A scorekeeper sheet of Oklahoma hands with upcards (diamonds and clubs), not yet over."""
+    rules = {"preset": "classic", "overrides": {"hollywood": hollywood, "oklahoma": True, "oklahoma_extra_boxes": True}}
+    s = post(base, "/api/scorekeeper/sheets", {"names": LONG, "rules": rules})
+    for i in range(hands):
+        entry = {"knocker": i % 2, "deadwood": [3, 8] if i % 2 == 0 else [9, 2], "upcard": "Kd" if i % 2 else "Tc"}
+        post(base, f"/api/scorekeeper/sheets/{s['id']}/hands", entry)
+    return str(s["id"])
+
+
+def test_the_scorekeeper_has_the_tables_header_and_display_options(server: str, browser: Any) -> None:
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    sid = kept_sheet(server, hollywood=False, hands=2)
+    page.goto(f"{server}/scorekeeper?sheet={sid}")
+    page.wait_for_selector("#sheet-body tr")
+    links = page.eval_on_selector_all("header.site nav a", "els => els.map(e => [e.textContent, e.getAttribute('aria-current')])")
+    assert links == [["Play", None], ["Scorekeeper", "page"], ["History", None], ["Rules", None]]
+    for control in ("#pref-theme", "#pref-four", "#pref-big"):
+        assert page.locator(f"header.site {control}").count() == 1, control
+    assert "Classic (family rules)" in page.inner_text("#rules-line")
+    # Theme: dark and light by the header's option, whatever the device says; every text still reads.
+    bg = "getComputedStyle(document.body).backgroundColor"
+    light = page.evaluate(bg)
+    page.select_option("#pref-theme", "dark")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    dark = page.evaluate(bg)
+    assert dark != light and sum(int(x) for x in re.findall(r"\d+", dark)[:3]) < 150
+    texts = page.evaluate(CONTRAST_JS)
+    assert texts and [t for t in texts if t["ratio"] < 4.5] == []
+    page.select_option("#pref-theme", "light")
+    assert page.evaluate(bg) == light
+    assert [t for t in page.evaluate(CONTRAST_JS) if t["ratio"] < 4.5] == []
+    # Four-colour suits: the upcard's diamond turns from red to blue, the club from black to green.
+    diamond = "getComputedStyle(document.querySelector('.suit-d')).color"
+    club = "getComputedStyle(document.querySelector('.suit-c')).color"
+    red, black = page.evaluate(diamond), page.evaluate(club)
+    assert page.inner_text("#sheet-body").count("K♦") == 1 and "10♣" in page.inner_text("#sheet-body")
+    page.check("#pref-four")
+    assert page.evaluate(diamond) != red and page.evaluate(club) != black
+    # Large cards: the sheet grows; the choices are kept for the table's pages too.
+    size = "parseFloat(getComputedStyle(document.body).fontSize)"
+    small = page.evaluate(size)
+    page.check("#pref-big")
+    assert page.evaluate(size) > small
+    page.goto(server + "/")
+    assert page.evaluate("document.documentElement.dataset.four") == "1"
+    assert page.evaluate("document.documentElement.dataset.big") == "1"
+    assert page.is_checked("#pref-four") and page.is_checked("#pref-big")
+    assert not errors
+    context.close()
+
+
+#: The printable width of each paper (the sheets' @page margin is 10 mm): 190 mm and 195.9 mm at 96 px an inch.
+PAPERS = {"A4": (718, 595.92), "Letter": (740, 612.0)}
+#: What overflows its box in the print layout (cut on paper): visually hidden text and scrolling boxes aside.
+OVERFLOW_JS = """() => [document.documentElement.scrollWidth, [...document.querySelectorAll('body *')]
+  .filter((e) => e.clientWidth && e.scrollWidth > e.clientWidth + 1 && !e.closest('.visually-hidden')
+                 && getComputedStyle(e).overflowX === 'visible')
+  .map((e) => e.tagName + '.' + e.className + ': ' + e.textContent.slice(0, 30))]"""
+
+
+def test_printed_score_sheets_fit_a4_and_letter_one_page_wide(server: str, browser: Any) -> None:
+    names = ",".join(LONG)
+    blank = [f"/scoresheet?names={names}", f"/scoresheet?hollywood=true&names={names}",
+             f"/scoresheet?names={names}&oklahoma=true&oklahoma_extra_boxes=true"]
+    kept = [f"/scorekeeper?sheet={kept_sheet(server, True)}", f"/scorekeeper?sheet={kept_sheet(server, False)}"]
+    for path in blank + kept:
+        for paper, (width, points) in PAPERS.items():
+            page = browser.new_page(viewport={"width": width, "height": 1000})
+            page.goto(server + path)
+            page.wait_for_selector("main h1")
+            if path.startswith("/scorekeeper"):
+                page.wait_for_selector("#sheet-body tr")
+            page.emulate_media(media="print")
+            scroll, cut = page.evaluate(OVERFLOW_JS)
+            assert scroll <= width and cut == [], f"{path} on {paper}: {scroll} px wide, cut: {cut}"
+            page.emulate_media(media=None)  # page.pdf prints with print media itself
+            pdf = page.pdf(format=paper)
+            boxes = {round(float(b.split()[2]), 2) for b in re.findall(rb"/MediaBox\s*\[([^\]]+)\]", pdf)}
+            pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+            assert boxes == {points}, (path, paper, boxes)
+            if path in blank:
+                assert pages == 1, f"{path} prints on {pages} {paper} pages"
+            page.close()
