@@ -85,6 +85,10 @@ RULE_LABELS: dict[str, tuple[str, str]] = {
     "first_dealer": ("First dealer", "Who deals the first hand."),
     "next_dealer": ("Next dealer", "Who deals each later hand; after a dead hand the same dealer deals again."),
     "hollywood": ("Hollywood scoring", "Three games scored at once on one sheet."),
+    # Three and four players (the score ledgers of ``ginrummy.multisheet``); two-player tables ignore them.
+    "three_player_bonuses": ("Three players: game, box and shutout bonuses", "Off: a three-player game scores hand points only."),
+    "team_target": ("Four players: team game to", "The points a team needs to win a four-player game."),
+    "team_bonuses": ("Four players: game and box bonuses", "Off: a team game scores hand points only."),
 }
 
 #: The choices of each rule that is a choice among words.
@@ -119,8 +123,13 @@ def choice_label(rule: str, value: str) -> str:
     return CHOICE_LABELS.get(rule, {}).get(value, value.replace("_", " "))
 
 
+def rule_words(rule: str) -> tuple[str, str]:
+    """A rule's label and help (a rule without them, if one is ever added, by its name)."""
+    return RULE_LABELS.get(rule, (rule.replace("_", " ").capitalize(), ""))
+
+
 def rule_label(rule: str) -> str:
-    return RULE_LABELS[rule][0] if rule in RULE_LABELS else rule.replace("_", " ")
+    return rule_words(rule)[0]
 
 
 def card_words(card: int) -> str:

@@ -205,7 +205,7 @@ def test_start_page_lists_games_as_text(server: str, browser: Any) -> None:
     w.page.wait_for_selector("#resume-list li")
     links = w.page.eval_on_selector_all("#resume-list a", "els => els.map(e => [e.textContent, e.getAttribute('href')])")
     assert [P_IMG, "/"] in links  # the label as text; an address that is not a table's is not followed
-    assert any(t == "vs computer (simple)" and h.startswith("/table/") for t, h in links)
+    assert any(t == "vs Computer (Medium)" and h.startswith("/table/") for t, h in links)
     w.check("start page", P_IMG)
     w.close()
 
@@ -255,7 +255,7 @@ def test_printable_sheets_show_markup_as_text_and_their_controls_work(server: st
     page.fill("#rule-knock_limit", "7")
     page.click("button[type=submit]")
     page.wait_for_url("**/rules?preset=classic&knock_limit=7")
-    assert "knock_limit = 7" in page.inner_text(".changes")
+    assert "Knock with at most 7" in page.inner_text(".changes")
     with page.expect_navigation():
         page.select_option("#preset", "online")
     assert page.url.endswith("/rules?preset=online")

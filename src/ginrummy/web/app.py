@@ -63,7 +63,7 @@ def rule_options() -> dict[str, Any]:
         if f.name == "name":
             continue
         kind = "choice" if f.name in CHOICES else str(f.type)
-        label, help_text = words.RULE_LABELS[f.name]
+        label, help_text = words.rule_words(f.name)
         option: dict[str, Any] = {
             "name": f.name,
             "type": kind,

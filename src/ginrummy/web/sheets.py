@@ -98,7 +98,7 @@ def _rule_input(rules: Rules, base: Rules, name: str, kind: str) -> str:
     """One labelled control for one rule; ``data-default`` is the preset's value."""
     value = getattr(rules, name)
     default = getattr(base, name)
-    label, help_text = words.RULE_LABELS[name]
+    label, help_text = words.rule_words(name)
     ident = f"rule-{name}"
     if kind == "bool":
         opts = "".join(
