@@ -163,10 +163,11 @@ const GR = (() => {
   }
 
   async function api(path, opts) {
-    const res = await fetch(path, opts);
+    let res;
+    try { res = await fetch(path, opts); } catch (e) { throw new Error("The server cannot be reached. Check the connection and try again."); }
     let body = null;
     try { body = await res.json(); } catch (e) { body = null; }
-    if (!res.ok) throw new Error((body && body.message) || `request failed (${res.status})`);
+    if (!res.ok) throw new Error((body && body.message) || `The server could not answer (error ${res.status}). Try again in a moment.`);
     return body;
   }
 

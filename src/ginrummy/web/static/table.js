@@ -469,7 +469,7 @@ $("name-form").onsubmit = (e) => {
   e.preventDefault();
   const name = $("name-input").value.trim();
   if (!name) { showError("Type a name, or choose Later."); return; }
-  if (name.length > 40) { showError("A name can be at most 40 characters."); return; }
+  if (name.length > 24) { showError("A name can be at most 24 characters."); return; }
   send({ type: "name", name });
   localStorage.setItem("gr.named." + gameId, "1");
   renaming = false;
