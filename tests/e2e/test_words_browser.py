@@ -338,3 +338,33 @@ def test_printed_score_sheets_fit_a4_and_letter_one_page_wide(server: str, brows
             if path in blank:
                 assert pages == 1, f"{path} prints on {pages} {paper} pages"
             page.close()
+
+
+def test_the_replay_says_each_move_in_words(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/")
+    body = {"opponent": "simple", "names": ["Ann"], "rules": {"preset": "classic", "overrides": {"target": 1}}}
+    g = page.evaluate(f"""async () => (await fetch("/api/games", {{ method: "POST",
+        headers: {{ "Content-Type": "application/json" }}, body: JSON.stringify({json.dumps(body)}) }})).json()""")
+    page.goto(server + g["url"])
+    page.wait_for_selector("#my-hand .card")
+    for hand in range(1, 6):  # a game to 1 point ends with the first hand anybody wins
+        play_until_hand_end([page])
+        if page.evaluate("state.game.status === 'finished'"):
+            break
+        page.click("#next")
+        wait_until(page, f"state && state.game.hand_no === {hand + 1}")
+    wait_until(page, "state.game.status === 'finished'")
+    page.goto(f"{server}/replay/{g['id']}")
+    page.wait_for_selector("#h0 .card")
+    assert page.inner_text("#action").endswith(" dealt")
+    seen = []
+    for _ in range(12):
+        page.click("#next")
+        seen.append(page.inner_text("#action"))
+    assert all(line.startswith(("Ann ", "Computer (Medium) ")) for line in seen), seen
+    assert not any(re.search(r"\b[A2-9TJQK][shdc]\b|\b(stock|pile) \(", line) for line in seen), seen
+    assert not errors
+    page.close()
