@@ -105,7 +105,8 @@ const PROMPTS = {
 // player is labelled (name tags, score sheet, results); sentences (the log, the explanations) use
 // the plain name, as the server writes them.
 function names() {
-  return state.game.names.map((n, s) => (s === state.seat ? `${n} (you)` : n));
+  // (A game stored before this rule may call its person "You": that name needs no mark.)
+  return state.game.names.map((n, s) => (s === state.seat && n.toLowerCase() !== "you" ? `${n} (you)` : n));
 }
 
 function render(msg) {
