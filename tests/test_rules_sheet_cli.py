@@ -12,7 +12,7 @@ from ginrummy.rules import PRESETS, Rules
 def test_default_is_the_classic_text_sheet(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("Gin Rummy rules: classic\n")
+    assert out.startswith("Gin Rummy rules: Classic (family rules)\n")
     assert "The difference + 10" in out and "Game bonus 200 instead of 100" in out
     assert "<html" not in out
 
@@ -20,8 +20,8 @@ def test_default_is_the_classic_text_sheet(capsys: pytest.CaptureFixture[str]) -
 def test_preset_and_rule_overrides(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rules", "--rules", "online", "--rule", "knock_limit=7", "--rule", "big_gin=yes"]) == 0
     out = capsys.readouterr().out
-    assert "Gin Rummy rules: online (changed)" in out
-    assert "changed: big_gin = true, knock_limit = 7" in out
+    assert "Gin Rummy rules: Online rules (changed)" in out
+    assert "Changed: Big gin: yes; Knock with at most 7." in out
     assert "deadwood is 7 or less" in out and "31 + the other player's deadwood" in out
 
 

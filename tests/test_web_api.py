@@ -86,7 +86,7 @@ def test_state_needs_the_seat_token(client: TestClient) -> None:
     assert client.get(f"/api/games/{gid}/state", headers=bearer).status_code == 200
     # The public view names the players and the score but holds no cards.
     pub = client.get(f"/api/games/{gid}").json()
-    assert "view" not in pub and pub["names"][1] == "Computer (simple)"
+    assert "view" not in pub and pub["names"] == ["Player 1", "Computer (Medium)"]
     s = state(client, gid, headers)
     assert len(s["view"]["hand"]) == 10 and s["seat"] == 0
     assert client.get("/api/games/doesnotexist/state", headers=headers).status_code == 404

@@ -122,13 +122,13 @@ def test_games_in_progress_lists_only_unfinished_games(app: TestClient) -> None:
 
 
 def test_statistics_tell_players_apart_by_identity_not_by_name(app: TestClient) -> None:
-    """Everyone who plays the computer is 'You' by default: two people, one name, two records."""
+    """Everyone who plays the computer is 'Player 1' by default: two people, one name, two records."""
     ann, bo = browser(app), browser(app)
     finished_game(ann)
     finished_game(ann)
     finished_game(bo)
     a = ann.get("/api/stats").json()["players"]
-    assert a[0]["you"] and a[0]["name"] == "You" and a[0]["games"] == 2
+    assert a[0]["you"] and a[0]["name"] == "Player 1" and a[0]["games"] == 2
     assert [p["computer"] for p in a[1:]] == [True]
     b = bo.get("/api/stats").json()["players"]
     assert b[0]["you"] and b[0]["games"] == 1

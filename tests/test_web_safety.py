@@ -61,8 +61,8 @@ def nested(depth: int) -> str:
 @pytest.mark.parametrize(
     ("overrides", "words"),
     [
-        ("{bad", "overrides must be JSON"),
-        ("[1]", "overrides must be a JSON object of rules"),
+        ("{bad", "Overrides must be JSON"),
+        ("[1]", "Overrides must be a JSON object of rules"),
         ('{"knock_limt": 7}', "did you mean 'knock_limit'"),
         ('{"target": "x"}', "target must be a whole number"),
         (nested(1200), "nested too deeply"),  # past Python's recursion limit, under the address limit
@@ -75,11 +75,11 @@ def test_describe_with_bad_overrides_is_a_400_naming_the_problem(client: TestCli
 
 
 def test_unknown_preset_is_a_400_with_did_you_mean_everywhere(client: TestClient) -> None:
-    hint = "unknown rule preset 'clasic' (did you mean 'classic'?)"
+    hint = "Unknown rule preset 'clasic' (did you mean 'classic'?)"
     refused(client.get("/api/rules/describe", params={"preset": "clasic"}), 400, hint)
     refused(client.post("/api/games", json={"rules": "clasic"}), 400, hint)
     refused(client.post("/api/games", json={"rules": {"preset": "clasic", "overrides": {}}}), 400, hint)
-    refused(client.post("/api/games", json={"rules": {"preset": ["classic"]}}), 400, "the rule preset must be a name")
+    refused(client.post("/api/games", json={"rules": {"preset": ["classic"]}}), 400, "The rule preset must be a name")
     refused(client.post("/api/scorekeeper/sheets", json={"rules": "clasic"}), 400, hint)
     r = client.get("/rules", params={"preset": "clasic"})
     assert r.status_code == 400 and "did you mean &#x27;classic&#x27;" in r.text
@@ -99,7 +99,7 @@ def test_a_long_action_under_the_body_limit_is_refused_quoting_40_characters(
 ) -> None:
     before = seat_state(client, game)
     r = client.post(f"/api/games/{game[0]}/actions", json={"action": "x" * 60_000, "seq": before["seq"]}, headers=game[1])
-    body = refused(r, 400, "unknown action 'xxxx", "(60000 characters)", f"at most {inputs.MAX_ACTION} characters")
+    body = refused(r, 400, "Unknown action 'xxxx", "(60000 characters)", f"at most {inputs.MAX_ACTION} characters")
     assert body["message"].count("x") < 45
     assert seat_state(client, game) == before
 
@@ -113,11 +113,11 @@ def test_a_streamed_body_without_length_is_counted(client: TestClient, game: tup
 
     r = client.post(f"/api/games/{game[0]}/name", content=chunks(), headers=game[1])
     assert "content-length" not in {k.lower() for k in r.request.headers}
-    refused(r, 413, "a request body can be at most 65536 bytes")
+    refused(r, 413, "A request body can be at most 65536 bytes")
 
 
 def test_a_target_of_10_to_the_30_is_a_400_naming_the_range(client: TestClient) -> None:
-    words = "rule target 10^30 is out of range: a game goes to 1..10000 points"
+    words = "Rule target 10^30 is out of range: a game goes to 1..10000 points"
     refused(client.post("/api/games", json={"rules": {"preset": "classic", "overrides": {"target": 10**30}}}), 400, words)
     refused(client.get("/api/rules/describe", params={"overrides": f'{{"target": {10**30}}}'}), 400, words)
     refused(client.post("/api/scorekeeper/sheets", json={"rules": {"preset": "classic", "overrides": {"target": 10**30}}}),
@@ -172,14 +172,14 @@ def test_names_are_trimmed_and_24_characters_is_fine(client: TestClient) -> None
 
 
 def test_opponent_and_status_are_checked_with_did_you_mean(client: TestClient) -> None:
-    refused(client.post("/api/games", json={"opponent": "exprt"}), 400, "unknown opponent 'exprt' (did you mean 'expert'?)")
-    refused(client.post("/api/games", json={"opponent": 5}), 400, "unknown opponent 5")
-    refused(client.post("/api/games", json={"oponent": "simple"}), 400, "unknown field 'oponent'")
+    refused(client.post("/api/games", json={"opponent": "exprt"}), 400, "Unknown opponent 'exprt' (did you mean 'expert'?)")
+    refused(client.post("/api/games", json={"opponent": 5}), 400, "Unknown opponent 5")
+    refused(client.post("/api/games", json={"oponent": "simple"}), 400, "Unknown field 'oponent'")
     refused(client.get("/api/games", params={"status": "finshed"}), 400, "(did you mean 'finished'?)")
     assert client.get("/api/games").json()["games"] == []
 
 
-@pytest.mark.parametrize(("seq", "words"), [(-1, "seq -1 is out of range"), (10**30, "seq 10^30 is out of range"),
+@pytest.mark.parametrize(("seq", "words"), [(-1, "Seq -1 is out of range"), (10**30, "Seq 10^30 is out of range"),
                                              ("3", "must carry 'seq'"), (True, "must carry 'seq'")])
 def test_seq_is_a_whole_number_in_range(client: TestClient, game: tuple[str, dict[str, str]], seq: Any, words: str) -> None:
     before = seat_state(client, game)
@@ -190,16 +190,16 @@ def test_seq_is_a_whole_number_in_range(client: TestClient, game: tuple[str, dic
 def test_parameters_fastapi_checks_are_a_400_quoting_little(client: TestClient) -> None:
     sheet = client.post("/api/scorekeeper/sheets", json={"names": ["A", "B"]}).json()["id"]
     r = client.delete(f"/api/scorekeeper/sheets/{sheet}/hands/" + "x" * 3000)
-    refused(r, 400, "path parameter number", "(3000 characters)")
-    refused(client.delete(f"/api/scorekeeper/sheets/{sheet}/hands/{10**30}"), 404, "no hand 10^30")
+    refused(r, 400, "Path parameter number", "(3000 characters)")
+    refused(client.delete(f"/api/scorekeeper/sheets/{sheet}/hands/{10**30}"), 404, "No hand 10^30")
 
 
 def test_huge_numbers_and_addresses(client: TestClient, game: tuple[str, dict[str, str]]) -> None:
     r = client.post(f"/api/games/{game[0]}/actions", content='{"seq": ' + "9" * 5000 + "}", headers=game[1])
     refused(r, 400, "a number too long to read")
-    refused(client.get("/api/games/" + "a" * 10_000), 414, "the address can be at most 8192 bytes")
-    refused(client.get("/api/games/" + "a" * 100), 404, "no game 'aaaa")
-    refused(client.get("/api/games/nosuchgame/replay"), 404, "no game 'nosuchgame'")
+    refused(client.get("/api/games/" + "a" * 10_000), 414, "The address can be at most 8192 bytes")
+    refused(client.get("/api/games/" + "a" * 100), 404, "No game 'aaaa")
+    refused(client.get("/api/games/nosuchgame/replay"), 404, "No game 'nosuchgame'")
 
 
 # -- the WebSocket ----------------------------------------------------------------------------

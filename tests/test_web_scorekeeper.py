@@ -222,7 +222,7 @@ def test_bad_correction_leaves_the_sheet_alone(client: TestClient) -> None:
     assert r.json()["rule"] == "knock_limit"
     assert client.get(f"/api/scorekeeper/sheets/{sid}").json()["totals"] == [263, 86]
     r = client.put(f"/api/scorekeeper/sheets/{sid}/hands/9", json={"dead": True})
-    assert r.status_code == 404 and "no hand 9" in r.json()["message"]
+    assert r.status_code == 404 and "No hand 9" in r.json()["message"]
 
 
 # -- kept across reloads, no account ----------------------------------------------------------
@@ -269,7 +269,7 @@ def test_delete_sheet(client: TestClient) -> None:
         ({"deadwood": {"You": 3, "Sam": 25}}, "say who knocked"),
         ({"knocker": "You", "deadwood": {"You": 3, "Sam": 25}, "extra": 1}, "unknown key 'extra'"),
         ({"dead": True, "knocker": "You"}, "a dead hand has no knocker"),
-        (["not", "an", "object"], "a hand must be an object"),
+        (["not", "an", "object"], "A hand must be an object"),
     ],
 )
 def test_bad_hand_is_refused_with_a_clear_message(client: TestClient, entry: Any, words: str) -> None:
@@ -284,20 +284,20 @@ def test_no_hand_after_the_game_is_over(client: TestClient) -> None:
     sid = five_hand_sheet(client)["id"]
     r = client.post(f"/api/scorekeeper/sheets/{sid}/hands", json={"dead": True})
     assert r.status_code == 422
-    assert r.json()["message"].startswith("the game is over: You win 263 to 86, by 177.")
+    assert r.json()["message"].startswith("The game is over: You win 263 to 86, by 177.")
 
 
 @pytest.mark.parametrize(
     ("body", "status", "words"),
     [
         ({"names": ["You", "Sam"], "rules": {"preset": "classic", "overrides": {"knock_limt": 7}}}, 400,
-         "unknown rule 'knock_limt' (did you mean 'knock_limit'?)"),
-        ({"names": ["You", "Sam"], "rules": "bridge"}, 400, "unknown rule preset 'bridge'"),
+         "Unknown rule 'knock_limt' (did you mean 'knock_limit'?)"),
+        ({"names": ["You", "Sam"], "rules": "bridge"}, 400, "Unknown rule preset 'bridge'"),
         ({"names": ["You", "Sam"], "rules": {"preset": "classic", "overrides": {"knock_limit": 12}}}, 400,
          "knock_limit 12 is out of range: a knocker may hold 0..10 points of deadwood"),
         ({"names": ["Sam", "sam"]}, 422, "different names"),
         ({"names": ["Only one"]}, 422, "two player names"),
-        ({"names": ["You", "Sam"], "colour": "red"}, 422, "unknown field: colour"),
+        ({"names": ["You", "Sam"], "colour": "red"}, 422, "Unknown field: colour"),
     ],
 )
 def test_bad_sheet_is_refused(client: TestClient, body: Any, status: int, words: str) -> None:
@@ -319,13 +319,19 @@ def test_body_must_be_json(client: TestClient) -> None:
 def test_page_and_assets(client: TestClient) -> None:
     r = client.get("/scorekeeper")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
-    for link in ('href="/"', 'href="/scorekeeper"', 'href="/history"', 'href="/rules"'):
-        assert link in r.text
+    # The site's header is the one every page has (common.js draws its links and display options).
+    assert '<header class="site"></header>' in r.text and '<script src="/scorekeeper/static/common.js"></script>' in r.text
+    assert client.get("/scorekeeper/static/common.js").status_code == 200
     assert client.get("/scorekeeper/static/scorekeeper.js").status_code == 200
     assert client.get("/scorekeeper/static/scorekeeper.css").status_code == 200
     assert client.get("/scorekeeper/static/secret.py").status_code == 404
-    presets = client.get("/api/scorekeeper/presets").json()["presets"]
+    answer = client.get("/api/scorekeeper/presets").json()
+    presets = answer["presets"]
     assert presets["online"]["gin_bonus"] == 25 and presets["classic"]["box_bonus"] == 20
+    # The players' words, from their one home.
+    assert answer["preset_labels"]["classic"] == "Classic (family rules)"
+    assert answer["rule_labels"]["shutout"]["choices"]["double_total"] == "The winner's whole score doubled"
+    assert answer["rule_labels"]["target"]["label"] == "Game to"
 
 
 def test_the_web_app_includes_the_scorekeeper(tmp_path: Path) -> None:

@@ -46,7 +46,7 @@ def test_classic_rule_sheet_has_the_classic_figures(client: TestClient) -> None:
     r = client.get("/rules")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     t = text_of(r.text)
-    assert "Gin Rummy rules: classic" in t
+    assert "Gin Rummy rules: Classic (family rules)" in t
     assert "The difference + 10" in t
     assert "20 + the other player's deadwood" in t
     assert "Game bonus 200 instead of 100" in t
@@ -60,8 +60,8 @@ def test_classic_rule_sheet_has_the_classic_figures(client: TestClient) -> None:
 
 def test_rule_sheet_follows_preset_and_overrides(client: TestClient) -> None:
     t = text_of(client.get("/rules?preset=online&knock_limit=7&big_gin=yes&next_dealer=loser").text)
-    assert "Gin Rummy rules: online (changed)" in t
-    assert "changed: big_gin = true, knock_limit = 7, next_dealer = loser" in t
+    assert "Gin Rummy rules: Online rules (changed)" in t
+    assert "Changed: Big gin: yes; Knock with at most 7; Next dealer: Loser of the hand deals." in t
     assert "deadwood is 7 or less" in t
     assert "The difference + 25" in t and "31 + the other player's deadwood" in t
     assert "25 for each hand won" in t
@@ -104,7 +104,7 @@ def test_score_sheet_columns_per_player(client: TestClient) -> None:
     r = client.get("/scoresheet?names=You,Sam&hands=12")
     assert r.status_code == 200
     t = text_of(r.text)
-    assert "Gin Rummy score sheet: classic" in t
+    assert "Gin Rummy score sheet: Classic (family rules)" in t
     assert "You" in t and "Sam" in t and "Points Total Box" in t
     assert r.text.count('<td class="box">') == 12 * 2
     assert "Boxes x 20" in t and "Game bonus" in t and "Final total" in t and "Margin" in t

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any, Literal, get_args
 
 from .errors import RulesError, shown
+from .words import preset_label
 
 ShutoutMode = Literal["bonus", "double_total", "double_hands", "none"]
 FirstDealer = Literal["high_cut", "low_cut", "random"]
@@ -265,7 +266,7 @@ class Rules:
 
     def describe(self) -> list[str]:
         """Plain-language lines for a rule sheet or a table's header."""
-        lines = [f"Rules: {self.name}" + (" (changed)" if self.overrides() else "")]
+        lines = [f"Rules: {preset_label(self.name)}" + (" (changed)" if self.overrides() else "")]
         if self.straight_gin:
             lines.append("Straight gin: no knocking; a hand ends only by gin or as a dead hand.")
         elif self.oklahoma:

@@ -224,7 +224,7 @@ def test_start_page_lists_games_as_text(server: str, browser: Any) -> None:
     links = w.page.eval_on_selector_all("#resume-list a", "els => els.map(e => [e.textContent, e.getAttribute('href')])")
     assert [P_IMG, table_url] in links  # the label as text
     assert not any(h.startswith("javascript") for _, h in links)  # an address that is not a game in progress is left out
-    assert any(t == "vs computer (simple)" and h.startswith("/table/") for t, h in links)
+    assert any(t == "vs Computer (Medium)" and h.startswith("/table/") for t, h in links)
     w.check("start page", P_IMG)
     w.close()
 
@@ -274,7 +274,7 @@ def test_printable_sheets_show_markup_as_text_and_their_controls_work(server: st
     page.fill("#rule-knock_limit", "7")
     page.click("button[type=submit]")
     page.wait_for_url("**/rules?preset=classic&knock_limit=7")
-    assert "knock_limit = 7" in page.inner_text(".changes")
+    assert "Knock with at most 7" in page.inner_text(".changes")
     with page.expect_navigation():
         page.select_option("#preset", "online")
     assert page.url.endswith("/rules?preset=online")

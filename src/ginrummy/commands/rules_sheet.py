@@ -17,18 +17,14 @@ import html
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..rules import Rules
+from .. import words
+from ..rules import PRESETS, Rules, parse_rule_settings
 from ..scoring import score_hand
 from . import options
 from .options import add_rule_options
 
 #: Plain names of the presets, shown on the sheet so a reader knows where the figures come from.
-PRESET_TITLES: dict[str, str] = {
-    "classic": "classic: the family rules reference (Bicycle / Pagat figures)",
-    "online": "online: the online gin rummy site's rules",
-    "app": "app: the gin rummy app's rules (big gin 31, no game bonus)",
-    "eaai": "eaai: the computer-player competition rules (no game or box bonus)",
-}
+PRESET_TITLES: dict[str, str] = {p: f"{words.PRESET_LABELS[p]}: {words.PRESET_HELP[p]}" for p in PRESETS}
 
 
 @dataclass
@@ -309,17 +305,27 @@ def sections(r: Rules) -> list[Section]:
 
 
 def title(r: Rules) -> str:
-    """The sheet's heading: the preset and, when changed, what was changed."""
-    return f"Gin Rummy rules: {r.name}" + (" (changed)" if r.overrides() else "")
+    """The sheet's heading: the preset by its document's name and, when changed, that it was."""
+    return f"Gin Rummy rules: {words.preset_label(r.name)}" + (" (changed)" if r.overrides() else "")
+
+
+def _setting(rule: str, value: object) -> str:
+    """One changed rule in the players' words: ``Knock with at most 7``, ``Next dealer: Loser of the hand deals``."""
+    label = words.rule_label(rule)
+    if isinstance(value, bool):
+        return f"{label}: {'yes' if value else 'no'}"
+    if isinstance(value, str):
+        return f"{label}: {words.choice_label(rule, value)}"
+    return f"{label} {value}"
 
 
 def changes_line(r: Rules) -> str:
-    """The overrides in ``key = value`` form, so a printed sheet shows exactly how it was made."""
+    """The preset's document and every changed rule, so a printed sheet shows exactly how it was made."""
     ov = r.overrides()
     if not ov:
-        return f"Preset {PRESET_TITLES.get(r.name, r.name)}, no changes."
-    shown = ", ".join(f"{k} = {str(v).lower() if isinstance(v, bool) else v}" for k, v in ov.items())
-    return f"Preset {PRESET_TITLES.get(r.name, r.name)}; changed: {shown}."
+        return f"Preset {PRESET_TITLES.get(r.name, r.name)} No changes."
+    shown = "; ".join(_setting(k, v) for k, v in ov.items())
+    return f"Preset {PRESET_TITLES.get(r.name, r.name)} Changed: {shown}."
 
 
 # -- plain text -------------------------------------------------------------------------------

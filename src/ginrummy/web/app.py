@@ -25,6 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from .. import words
 from ..errors import GinRummyError, shown
 from ..rules import PRESETS, Rules
 from ..storage import DEFAULT_DB, HUMAN, Store
@@ -52,7 +53,9 @@ GAME_FIELDS = ("opponent", "rules", "names")
 
 
 def rule_options() -> dict[str, Any]:
-    """Every rule switch with its type and choices, and each preset's values: the start page builds its form from this."""
+    """Every rule switch with its type, choices, label and help, each preset's values and name, and
+    the computer strengths with their names for people (:mod:`ginrummy.words`): the start page
+    builds its form from this, the table and the history page name presets and levels with it."""
     from ..rules import CHOICES, GROUP_RULES, RANGES
 
     out = []
@@ -60,7 +63,15 @@ def rule_options() -> dict[str, Any]:
         if f.name == "name" or f.name in GROUP_RULES:  # the tables here seat two
             continue
         kind = "choice" if f.name in CHOICES else str(f.type)
-        option: dict[str, Any] = {"name": f.name, "type": kind, "choices": list(CHOICES.get(f.name, ()))}
+        label, help_text = words.rule_words(f.name)
+        option: dict[str, Any] = {
+            "name": f.name,
+            "type": kind,
+            "label": label,
+            "help": help_text,
+            "choices": list(CHOICES.get(f.name, ())),
+            "choice_labels": {c: words.choice_label(f.name, c) for c in CHOICES.get(f.name, ())},
+        }
         if f.name in RANGES:
             option["min"], option["max"] = RANGES[f.name][:2]
         out.append(option)
@@ -68,7 +79,13 @@ def rule_options() -> dict[str, Any]:
     for name in PRESETS:
         r = Rules.preset(name)
         presets[name] = {f.name: getattr(r, f.name) for f in fields(Rules) if f.name != "name"}
-    return {"rules": out, "presets": presets, "strengths": list(STRENGTHS)}
+    return {
+        "rules": out,
+        "presets": presets,
+        "preset_labels": {p: {"label": words.preset_label(p), "help": words.PRESET_HELP[p]} for p in PRESETS},
+        "strengths": list(STRENGTHS),
+        "strength_labels": {s: {"label": words.strength_label(s), "help": words.STRENGTH_HELP[s]} for s in STRENGTHS},
+    }
 
 
 def create_app(

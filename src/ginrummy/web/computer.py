@@ -22,6 +22,7 @@ from ..actions import Action
 from ..observation import SeatView
 from ..players import PLAYERS, get_player
 from ..players.hints import rank_actions
+from ..words import action_words
 
 Mode = Literal["process", "thread", "inline"]
 
@@ -47,7 +48,11 @@ def decide(name: str, view: SeatView) -> int:
 
 def hints(view: SeatView, limit: int = 3) -> list[dict[str, Any]]:
     """The computer's ranked suggestions for a seat, from its own view."""
-    return [{"action": str(a), "value": round(float(v), 3), "reason": str(r)} for a, v, r in rank_actions(view)[:limit]]
+    top = view.pile[-1] if view.pile else None
+    return [
+        {"action": str(a), "words": action_words(a, top), "value": round(float(v), 3), "reason": str(r)}
+        for a, v, r in rank_actions(view)[:limit]
+    ]
 
 
 def _watch_parent(parent: int) -> None:

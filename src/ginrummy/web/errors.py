@@ -12,6 +12,7 @@ from typing import Any
 from fastapi.exceptions import RequestValidationError
 
 from ..errors import GinRummyError, IllegalActionError, NotationError, RecordError, RulesError, shown
+from ..words import sentence
 
 
 class WebError(Exception):
@@ -27,7 +28,7 @@ def not_found(what: str) -> WebError:
     return WebError(404, "not_found", what)
 
 
-def forbidden(message: str = "this request needs the seat's secret token") -> WebError:
+def forbidden(message: str = "this link has no seat at this game: open the link you were given") -> WebError:
     return WebError(403, "forbidden", message)
 
 
@@ -45,8 +46,10 @@ def describe(exc: BaseException) -> tuple[int, dict[str, Any]]:
     """``(HTTP status, JSON body)`` for any error a request may raise; the body goes to WebSockets too."""
     status, body = _describe(exc)
     message = body.get("message")
-    if isinstance(message, str) and len(message) > MAX_MESSAGE:
-        body["message"] = message[: MAX_MESSAGE - 1] + "…"
+    if isinstance(message, str):
+        if len(message) > MAX_MESSAGE:
+            message = message[: MAX_MESSAGE - 1] + "…"
+        body["message"] = sentence(message)  # players read it as is: a sentence, not a log line
     return status, body
 
 

@@ -40,6 +40,7 @@ from ..observation import SeatView
 from ..rules import Rules
 from ..storage import HUMAN, GameRow, SeatRow, Store, final_deadwood, hash_token
 from ..table import Seat, Table
+from ..words import computer_name, hand_log
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
 from .inputs import check_action_text, check_game_id, check_pace, check_seq, choose, clean_name
@@ -132,7 +133,9 @@ class GameService:
         tokens = [secrets.token_urlsafe(24), secrets.token_urlsafe(24)]
         seed = secrets.randbits(63)
         computer_seat = None if opponent == HUMAN else 1
-        default = ["Player 1", "Player 2"] if opponent == HUMAN else ["You", f"Computer ({opponent})"]
+        # One name per player everywhere: the person's own (or "Player 1"), never a bare "You" that
+        # reads as the other seat's name on the other screen; each page marks its own seat "(you)".
+        default = ["Player 1", "Player 2"] if opponent == HUMAN else ["Player 1", computer_name(opponent)]
         given = [clean_name(n, empty_ok=True) for n in (names or [])] + ["", ""]
         seat_names = [given[i] or default[i] for i in range(2)]
         match = Match(rules, seed=seed, players=seat_names)
@@ -215,7 +218,7 @@ class GameService:
         for seat in (0, 1):
             if secrets.compare_digest(h, room.row.token_hashes[seat]):
                 return seat
-        raise forbidden("that token belongs to no seat of this game")
+        raise forbidden("this link's seat token belongs to no seat of this game: open the link you were given")
 
     def claim(self, room: Room, seat: int, player: str) -> None:
         """The identity that acts for a person's seat plays it from now on (once: the first one keeps it)."""
@@ -246,12 +249,12 @@ class GameService:
             self._check_fresh(room, seq)
             text = check_action_text(text)
             if room.match.is_over:
-                raise WebError(409, "game_over", "the game is over")
+                raise WebError(409, "game_over", "the game is over: start a new game from the Play page")
             hand = room.hand
             if hand.is_over:
                 raise WebError(409, "hand_over", "the hand is over: deal the next hand first")
             if hand.current != seat:
-                raise WebError(409, "not_your_turn", "it is not your turn")
+                raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[1 - seat]} to play")
             action = Action.parse(text)
             self._play(room, seat, action)
         self.broadcast(room)
@@ -263,9 +266,9 @@ class GameService:
             self._check_fresh(room, seq)
             hand = room.hand
             if hand.is_over or hand.current != seat:
-                raise WebError(409, "not_your_turn", "it is not your turn to lay out")
+                raise WebError(409, "not_your_turn", "it is not your turn to lay out your melds")
             if hand.phase not in LAYOUT_PHASES:
-                raise WebError(409, "not_layout", "the best layout is offered only after a knock")
+                raise WebError(409, "not_layout", "the best layout is offered only after a knock, to lay out the melds")
             self._play_all(room, seat, room.table.lay_out)
         self.broadcast(room)
         self.kick_computer(room)
@@ -274,7 +277,7 @@ class GameService:
         """A seat is ready for the next hand; deal when both are (a computer always is)."""
         async with room.lock:
             if room.match.is_over:
-                raise WebError(409, "game_over", "the game is over")
+                raise WebError(409, "game_over", "the game is over: start a new game from the Play page")
             if not room.hand.is_over:
                 return  # a double click, or the other seat already started it
             room.ready[seat] = True
@@ -286,7 +289,12 @@ class GameService:
     def _check_fresh(self, room: Room, seq: Any) -> None:
         seq = check_seq(seq)
         if seq != room.version:
-            raise WebError(409, "stale", f"stale message: the game has moved on (seq {seq}, now {room.version})")
+            raise WebError(
+                409,
+                "stale",
+                f"the game moved on before this move arrived (it answered move {seq}, the game is at move "
+                f"{room.version}): the table now shows where the game is",
+            )
 
     def _play(self, room: Room, seat: int, action: Action) -> None:
         """Verify, store, apply: the log is written before anyone is told."""
@@ -487,11 +495,22 @@ class GameService:
             "knock": _knock(view),
             "explain": None,
         }
+        names = (room.row.names[0], room.row.names[1])
+        # The hand's moves in the rule documents' words, as this seat may read them.
+        log = hand_log(view.events, names, _knocker_count(view))
+        out["log"] = [{"seat": e.seat, "text": text} for e, text in zip(view.events, log, strict=True)]
         if view.result is not None:
-            names = list(room.row.names)
-            names[seat] = "You" if room.row.computer_seat is not None else names[seat]
-            out["explain"] = view.result.explain((names[0], names[1]))
+            out["explain"] = view.result.explain(names)
         return out
+
+
+def _knocker_count(view: SeatView) -> int | None:
+    """The knocker's deadwood when this seat may know it: once the hand is scored, or its own knock."""
+    if view.result is not None:
+        return None if view.result.dead else view.result.knocker_deadwood
+    if view.knocker == view.seat:
+        return deadwood(view.hand)
+    return None
 
 
 def _mine(view: SeatView) -> dict[str, Any]:

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from .. import words
 from ..actions import Kind
 from ..cards import card_str, cards_of
 from ..errors import shown
-from ..events import Step
+from ..events import Event, Step
 from ..hand import Hand
 from ..match import Match
 from ..record import ReplayObserver, match_to_record
@@ -29,6 +30,8 @@ def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:
         "names": g.names,
         "opponent": g.opponent,
         "rules": g.rules,
+        "rules_label": words.preset_label(str(g.rules.get("preset", "classic")))
+        + (" (changed)" if g.rules.get("overrides") else ""),
         "created": g.created,
         "finished": g.finished,
         "status": g.status,
@@ -167,6 +170,7 @@ def _load_finished(
 def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
     """Every step of a finished game with both hands face up, rebuilt by the engine from the log."""
     frames: list[list[dict[str, Any]]] = []
+    events: list[list[Event]] = []
     scores_after: list[tuple[int, int]] = []
 
     def observe(match: Match, step: Step | None) -> None:
@@ -174,10 +178,17 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
         assert hand is not None
         if step is None:
             frames.append([_frame(hand, None, "deal")])
+            events.append([])
             return
-        text = str(step.action)
-        if step.action.kind is Kind.STOCK:
+        a = step.action
+        text = str(a)
+        card = a.card
+        if a.kind is Kind.STOCK:
             text = f"stock ({card_str(step.drawn)})"
+            card = step.drawn
+        elif a.kind is Kind.PILE and hand.taken is not None:
+            card = hand.taken
+        events[-1].append(Event(step.seat, a.kind, card, a.meld, a.target))
         frames[-1].append(_frame(hand, step.seat, text))
         if hand.is_over:
             scores_after.append(match.scores)
@@ -186,7 +197,13 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
     g, match = stored.row, stored.match
     names = (g.names[0], g.names[1])
     hands_out = []
-    for h, hand, hand_frames, scores in zip(stored.hands, match.hands, frames, scores_after, strict=True):
+    for h, hand, hand_frames, scores, seen in zip(stored.hands, match.hands, frames, scores_after, events, strict=True):
+        # Every move in the rule documents' words (every card is face up in a replay).
+        r = hand.result
+        log = words.hand_log(seen, names, None if r is None or r.dead else r.knocker_deadwood)
+        hand_frames[0]["words"] = f"{names[h.dealer]} dealt"
+        for frame, text in zip(hand_frames[1:], log, strict=True):
+            frame["words"] = text
         hands_out.append(
             {
                 "hand": h.hand_no + 1,

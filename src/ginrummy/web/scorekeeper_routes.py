@@ -45,9 +45,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 
+from .. import words
 from ..errors import GinRummyError, IllegalActionError, RulesError, shown
 from ..rules import Rules
 from ..scorekeeper import ScoreInputError, Scorekeeper, normalize_entry
+from ..words import sentence
 from .errors import WebError, describe, not_found
 from .inputs import clean_name, read_json
 
@@ -88,9 +90,9 @@ class EntryError(GinRummyError):
 def _error_response(exc: BaseException) -> JSONResponse:
     """Errors become JSON the page shows as is: ``{"error", "rule", "message"}``."""
     if isinstance(exc, (EntryError, ScoreInputError)):
-        return JSONResponse({"error": "entry", "rule": exc.rule, "message": str(exc)}, status_code=422)
+        return JSONResponse({"error": "entry", "rule": exc.rule, "message": sentence(str(exc))}, status_code=422)
     if isinstance(exc, IllegalActionError):
-        return JSONResponse({"error": "illegal", "rule": exc.rule, "message": str(exc)}, status_code=422)
+        return JSONResponse({"error": "illegal", "rule": exc.rule, "message": sentence(str(exc))}, status_code=422)
     status, body = describe(exc)
     if isinstance(exc, RulesError):
         body.setdefault("rule", "rules")
@@ -299,8 +301,9 @@ def page() -> FileResponse:
 
 @router.get("/scorekeeper/static/{name}", include_in_schema=False)
 def asset(name: str) -> Response:
-    """The page's own script and stylesheet, served here so the page works whatever else is mounted."""
-    types = {"scorekeeper.js": "text/javascript", "scorekeeper.css": "text/css"}
+    """The page's own script and stylesheet, and the site's shared script (its header and display
+    options, ``common.js``), served here so the page works whatever else is mounted."""
+    types = {"scorekeeper.js": "text/javascript", "scorekeeper.css": "text/css", "common.js": "text/javascript"}
     if name not in types:
         return JSONResponse({"error": "not_found", "message": f"no file {shown(name)}"}, status_code=404)
     return FileResponse(STATIC / name, media_type=types[name], headers={"Cache-Control": "no-cache"})
@@ -318,7 +321,17 @@ def presets() -> dict[str, Any]:
         values = asdict(Rules.preset(name))
         values.pop("name")
         out[name] = values
-    return {"presets": out, "default": "classic"}
+    # The players' words for each preset, rule and choice (one home: ginrummy.words).
+    labels = {
+        name: {"label": label, "help": help_text, "choices": words.CHOICE_LABELS.get(name, {})}
+        for name, (label, help_text) in words.RULE_LABELS.items()
+    }
+    return {
+        "presets": out,
+        "default": "classic",
+        "preset_labels": dict(words.PRESET_LABELS),
+        "rule_labels": labels,
+    }
 
 
 @router.post("/api/scorekeeper/sheets", status_code=201)

@@ -17,6 +17,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 
+from .. import words
 from ..commands.rules_sheet import changes_line, nav_html, page_html, render_html
 from ..errors import GinRummyError, RulesError, shown
 from ..rules import GROUP_RULES, PRESETS, RANGES, RULE_NAMES, Rules, parse_rule_value
@@ -97,7 +98,7 @@ def _rule_input(rules: Rules, base: Rules, name: str, kind: str) -> str:
     """One labelled control for one rule; ``data-default`` is the preset's value."""
     value = getattr(rules, name)
     default = getattr(base, name)
-    label = name.replace("_", " ")
+    label, help_text = words.rule_words(name)
     ident = f"rule-{name}"
     if kind == "bool":
         opts = "".join(
@@ -116,10 +117,11 @@ def _rule_input(rules: Rules, base: Rules, name: str, kind: str) -> str:
         from ..rules import CHOICES
 
         opts = "".join(
-            f'<option value="{c}"{" selected" if c == value else ""}>{c.replace("_", " ")}</option>'
+            f'<option value="{c}"{" selected" if c == value else ""}>{html.escape(words.choice_label(name, c))}</option>'
             for c in CHOICES.get(name, (str(value),))
         )
         ctl = f'<select id="{ident}" name="{name}" data-default="{html.escape(str(default))}">{opts}</select>'
+    ctl = ctl.replace(f'id="{ident}"', f'id="{ident}" title="{html.escape(help_text)}"', 1)
     return f'<label for="{ident}">{html.escape(label)}</label> {ctl}'
 
 
@@ -127,7 +129,8 @@ def _controls(rules: Rules, action: str, extra: str = "", keep: str = "") -> str
     """Choose a preset, change any rule, print. ``extra`` adds fields (the score sheet's names)."""
     base = Rules.preset(rules.name)
     presets = "".join(
-        f'<option value="{p}"{" selected" if p == rules.name else ""}>{p}</option>' for p in PRESETS
+        f'<option value="{p}"{" selected" if p == rules.name else ""}>{html.escape(words.preset_label(p))}</option>'
+        for p in PRESETS
     )
     kinds = {f.name: str(f.type) for f in fields(Rules)}
     inputs = "".join(
@@ -282,7 +285,7 @@ def render_score_sheet(rules: Rules, names: tuple[str, str] = ("", ""), hands: i
         nav_html()
         + '<main class="sheet score-sheet">'
         + controls
-        + f"<h1>Gin Rummy {kind}: {html.escape(rules.name)}"
+        + f"<h1>Gin Rummy {kind}: {html.escape(words.preset_label(rules.name))}"
         + (" (changed)" if rules.overrides() else "")
         + "</h1>"
         + f'<p class="changes">{html.escape(changes_line(rules))}</p>'
@@ -291,7 +294,7 @@ def render_score_sheet(rules: Rules, names: tuple[str, str] = ("", ""), hands: i
         + f'<p class="legend">{html.escape(legend)} Date: ____________</p>'
         + "</main>"
     )
-    return page_html(f"Gin Rummy {kind}: {rules.name}", body, stylesheet=stylesheet)
+    return page_html(f"Gin Rummy {kind}: {words.preset_label(rules.name)}", body, stylesheet=stylesheet)
 
 
 @router.get("/scoresheet", response_class=HTMLResponse, summary="Printable blank score sheet")

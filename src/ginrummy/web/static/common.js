@@ -87,7 +87,8 @@ const GR = (() => {
     if (!box) return;
     const links = [["/", "Play"], ["/scorekeeper", "Scorekeeper"], ["/history", "History"], ["/rules", "Rules"]];
     const p = prefs();
-    const theme = el("select", { id: "pref-theme" }, ["auto", "light", "dark"].map((t) => el("option", { value: t }, t)));
+    const themes = [["auto", "As the device"], ["light", "Light"], ["dark", "Dark"]];
+    const theme = el("select", { id: "pref-theme" }, themes.map(([t, words]) => el("option", { value: t }, words)));
     theme.value = p.theme;
     theme.onchange = () => { localStorage.setItem("gr.theme", theme.value); applyPrefs(); };
     const four = el("input", { type: "checkbox", id: "pref-four", checked: p.four });
@@ -96,11 +97,11 @@ const GR = (() => {
     big.onchange = () => { localStorage.setItem("gr.big", big.checked ? "1" : "0"); applyPrefs(); };
     fill(box,
       el("a", { class: "brand", href: "/" }, "\u2660\u2665 Gin Rummy"),
-      el("nav", {}, links.map(([h, t]) => el("a", { href: h, attrs: { "aria-current": t === active ? "page" : null } }, t))),
+      el("nav", { attrs: { "aria-label": "Main" } }, links.map(([h, t]) => el("a", { href: h, attrs: { "aria-current": t === active ? "page" : null } }, t))),
       el("div", { class: "prefs" },
         el("label", {}, "Theme ", theme),
-        el("label", {}, four, " four-colour suits"),
-        el("label", {}, big, " large cards")));
+        el("label", {}, four, " Four-colour suits"),
+        el("label", {}, big, " Large cards")));
   }
 
   // ---------------------------------------------------------------- cards
@@ -190,10 +191,11 @@ const GR = (() => {
   }
 
   async function api(path, opts) {
-    const res = await fetch(path, opts);
+    let res;
+    try { res = await fetch(path, opts); } catch (e) { throw new Error("The server cannot be reached. Check the connection and try again."); }
     let body = null;
     try { body = await res.json(); } catch (e) { body = null; }
-    if (!res.ok) throw new Error((body && body.message) || `request failed (${res.status})`);
+    if (!res.ok) throw new Error((body && body.message) || `The server could not answer (error ${res.status}). Try again in a moment.`);
     return body;
   }
 

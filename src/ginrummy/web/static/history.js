@@ -72,7 +72,7 @@ async function init() {
   const pct = (a, b) => (b ? Math.round((100 * a) / b) + "%" : "–");
   const heads = ["Games", "Won", "Hands", "Hands won", "Knocks", "Gins", "Undercuts made", "Was undercut", "Avg deadwood", "Best", "Worst"];
   table("players", ["Player", ...heads.map(num)], d.players.map((p) => [
-    p.you ? `${p.name} (you)` : p.name, num(p.games), num(`${p.games_won} (${pct(p.games_won, p.games)})`), num(p.hands),
+    p.name + (p.you ? " (you)" : ""), num(p.games), num(`${p.games_won} (${pct(p.games_won, p.games)})`), num(p.hands),
     num(`${p.hands_won} (${pct(p.hands_won, p.hands)})`), num(p.knocks), num(p.gins + p.big_gins), num(p.undercuts),
     num(p.undercut_against), num(p.average_deadwood), num(p.best_margin), num(p.worst_margin),
   ]));
@@ -85,7 +85,7 @@ async function init() {
   table("games", ["Finished", "Players", "Rules", num("Hands"), num("Final"), "Winner", "", "Shared"], d.games.map((g) => [
     new Date((g.finished || g.created) * 1000).toLocaleString(),
     g.names.join(" vs "),
-    g.rules.preset + (Object.keys(g.rules.overrides || {}).length ? " (changed)" : ""),
+    g.rules_label,
     num(g.hands),
     num(g.totals ? g.totals.join(" – ") : ""),
     g.winner === null || g.winner === undefined ? "tie" : g.names[g.winner] + " by " + g.margin,

@@ -2,16 +2,6 @@
 "use strict";
 GR.header("Play");
 
-const LABELS = {
-  gin_bonus: "Gin bonus", undercut_bonus: "Undercut bonus", big_gin: "Big gin", big_gin_bonus: "Big gin bonus",
-  knock_limit: "Knock limit (0 = gin only)", straight_gin: "Straight gin (no knocking)", upcard: "Upcard (off: 11 cards to the non-dealer)",
-  last_chance: "Last chance", throw_back: "Throw-back", dead_hand_stock: "Dead hand at stock of",
-  oklahoma: "Oklahoma", oklahoma_ace_gin_only: "Oklahoma: ace upcard means gin only",
-  oklahoma_spade_double: "Oklahoma: spade upcard doubles", oklahoma_extra_boxes: "Oklahoma: extra boxes",
-  target: "Game target", game_bonus: "Game bonus", box_bonus: "Box bonus (per hand won)", shutout: "Shutout",
-  shutout_bonus: "Shutout game bonus", first_dealer: "First dealer", next_dealer: "Next dealer",
-  hollywood: "Hollywood scoring (three games)", repetition_limit: "Dead hand when a position repeats (times)",
-};
 let options = null;
 
 function currentOverrides() {
@@ -55,26 +45,44 @@ function preview() {
 
 async function init() {
   options = await GR.api("/api/options");
+  // Every label and help text comes from the server (ginrummy.words): one home for the players' words.
   const opp = document.getElementById("opponent");
   const strengths = options.strengths.slice().reverse();
-  opp.prepend(...strengths.map((s) => GR.el("option", { value: s }, `computer: ${s}`)));
+  opp.prepend(...strengths.map((s) => GR.el("option", { value: s, title: options.strength_labels[s].help },
+    `Computer: ${options.strength_labels[s].label}`)));
   opp.value = strengths.includes("simple") ? "simple" : strengths[0];
+  const showLevel = () => {
+    const info = options.strength_labels[opp.value];
+    document.getElementById("opponent-help").textContent = info ? info.help : "They play from their own browser, by a link you send.";
+  };
+  opp.addEventListener("change", showLevel);
+  showLevel();
   const preset = document.getElementById("preset");
-  GR.fill(preset, Object.keys(options.presets).map((p) => GR.el("option", {}, p)));
+  GR.fill(preset, Object.keys(options.presets).map((p) => GR.el("option", { value: p }, options.preset_labels[p].label)));
+  const showPreset = () => { document.getElementById("preset-help").textContent = options.preset_labels[preset.value].help; };
+  showPreset();
   const box = document.getElementById("rule-fields");
   for (const f of options.rules) {
-    const lab = LABELS[f.name] || f.name;
     const id = "rule-" + f.name;
+    const help = GR.el("span", { class: "help muted", id: id + "-help" }, f.help);
+    const described = { "aria-describedby": id + "-help" };
     let input;
-    if (f.type === "bool") input = GR.el("label", {}, GR.el("input", { type: "checkbox", id }), " " + lab);
-    else if (f.type === "int") input = GR.el("label", {}, lab + " ", GR.el("input", { type: "number", min: "0", id, class: "num-short" }));
-    else input = GR.el("label", {}, lab + " ", GR.el("select", { id }, f.choices.map((c) => GR.el("option", {}, c))));
-    box.append(GR.el("div", {}, input));
+    if (f.type === "bool") input = GR.el("label", {}, GR.el("input", { type: "checkbox", id, attrs: described }), " " + f.label);
+    else if (f.type === "int") {
+      input = GR.el("label", {}, f.label + " ",
+        GR.el("input", { type: "number", min: String(f.min ?? 0), max: f.max === undefined ? null : String(f.max), id, class: "num-short", attrs: described }));
+    } else {
+      input = GR.el("label", {}, f.label + " ",
+        GR.el("select", { id, attrs: described }, f.choices.map((c) => GR.el("option", { value: c }, f.choice_labels[c] || c))));
+    }
+    box.append(GR.el("div", { class: "rule-field" }, input, help));
   }
   fillFields();
-  preset.onchange = () => { fillFields(); preview(); };
+  preset.onchange = () => { fillFields(); showPreset(); preview(); };
   box.addEventListener("input", preview);
   box.addEventListener("change", preview);
+  const name = document.getElementById("name");
+  name.value = localStorage.getItem("gr.name") || "";
   preview();
   showResume();
 }
@@ -102,10 +110,12 @@ document.getElementById("new-game").onsubmit = async (ev) => {
     rules: { preset: document.getElementById("preset").value, overrides: currentOverrides() },
     names: name ? [name] : [],
   };
+  if (name) localStorage.setItem("gr.name", name); else localStorage.removeItem("gr.name");
   try {
     const g = await GR.api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const games = JSON.parse(localStorage.getItem("gr.games") || "[]");
-    games.push({ url: g.url, label: `vs ${opponent === "human" ? "a friend" : "computer (" + opponent + ")"}`, at: Date.now() });
+    const level = options.strength_labels[opponent];
+    games.push({ url: g.url, label: `vs ${level ? `Computer (${level.label})` : "a friend"}`, at: Date.now() });
     localStorage.setItem("gr.games", JSON.stringify(games.slice(-30)));
     if (opponent === "human") {
       document.getElementById("invite").classList.remove("hidden");

@@ -24,8 +24,7 @@ function show() {
   $("stock-label").textContent = `stock: ${f.stock.length} (top shown)`;
   GR.fill("pile", f.pile.length ? GR.cardEl(f.pile[f.pile.length - 1]) : null);
   $("pile-label").textContent = `discard pile: ${f.pile.length}`;
-  const who = f.seat === null ? "" : data.names[f.seat] + ": ";
-  $("action").textContent = who + f.action.replace(/\b([A2-9TJQK])([shdc])\b/g, (_, r, s) => GR.label(r + s));
+  $("action").textContent = f.words;  // the move in the rule documents' words, from the server
   const { el } = GR;
   const grp = (cs) => el("div", { class: "meldgroup" }, cs.map((c) => el("div", { class: "card" }, GR.cardSVG(c))));
   GR.fill("laid", f.knocker === null ? null : [

@@ -11,35 +11,32 @@
   const RECENT_KEY = "ginrummy.scorekeeper.recent";
   const API = "/api/scorekeeper";
 
-  // Rules that change how a hand or a game is scored, in the order the form shows them.
+  // Rules that change how a hand or a game is scored, in the order the form shows them; their
+  // labels and help come from the server (ginrummy.words), as on every page.
   // (Play-only rules such as who deals may still arrive in the address and are kept as they are.)
   const RULE_FIELDS = [
-    ["knock_limit", "Knock limit", "int", 0, 10],
-    ["gin_bonus", "Gin bonus", "int"],
-    ["undercut_bonus", "Undercut bonus", "int"],
-    ["big_gin", "Big gin allowed", "bool"],
-    ["big_gin_bonus", "Big gin bonus", "int"],
-    ["straight_gin", "Straight gin (no knocking)", "bool"],
-    ["target", "Game to", "int", 1],
-    ["game_bonus", "Game bonus", "int"],
-    ["box_bonus", "Box bonus per hand won", "int"],
-    ["shutout", "Shutout", "choice", ["bonus", "double_total", "double_hands", "none"]],
-    ["shutout_bonus", "Shutout game bonus", "int"],
-    ["hollywood", "Hollywood scoring (three games)", "bool"],
-    ["oklahoma", "Oklahoma (upcard sets the knock limit)", "bool"],
-    ["oklahoma_ace_gin_only", "Oklahoma: ace upcard means gin only", "bool"],
-    ["oklahoma_spade_double", "Oklahoma: spade upcard doubles the hand", "bool"],
-    ["oklahoma_extra_boxes", "Oklahoma: extra boxes for undercut and gin", "bool"],
-    ["upcard", "Deal an upcard", "bool"],
+    ["knock_limit", "int", 0, 10],
+    ["gin_bonus", "int"],
+    ["undercut_bonus", "int"],
+    ["big_gin", "bool"],
+    ["big_gin_bonus", "int"],
+    ["straight_gin", "bool"],
+    ["target", "int", 1],
+    ["game_bonus", "int"],
+    ["box_bonus", "int"],
+    ["shutout", "choice", ["bonus", "double_total", "double_hands", "none"]],
+    ["shutout_bonus", "int"],
+    ["hollywood", "bool"],
+    ["oklahoma", "bool"],
+    ["oklahoma_ace_gin_only", "bool"],
+    ["oklahoma_spade_double", "bool"],
+    ["oklahoma_extra_boxes", "bool"],
+    ["upcard", "bool"],
   ];
-  const SHUTOUT_WORDS = {
-    bonus: "bigger game bonus",
-    double_total: "double the winner's score",
-    double_hands: "double each hand (won every hand)",
-    none: "no shutout bonus",
-  };
 
   let presets = {};
+  let presetLabels = {}; // preset -> its name for people ("Classic (family rules)"), from the server
+  let ruleLabels = {}; // rule -> {label, help, choices}, from the server (ginrummy.words)
   let sheet = null;
   let editing = null; // hand number being corrected, or null
   let extraOverrides = {}; // rules from the address that the form does not show
@@ -119,7 +116,7 @@
 
   function ruleValues() {
     const out = {};
-    for (const [name, , kind] of RULE_FIELDS) {
+    for (const [name, kind] of RULE_FIELDS) {
       const input = $("rule-" + name);
       if (kind === "bool") out[name] = input.checked;
       else if (kind === "int") out[name] = input.value === "" ? null : Number(input.value);
@@ -129,7 +126,7 @@
   }
 
   function fillRules(values) {
-    for (const [name, , kind] of RULE_FIELDS) {
+    for (const [name, kind] of RULE_FIELDS) {
       const input = $("rule-" + name);
       if (kind === "bool") input.checked = !!values[name];
       else input.value = values[name];
@@ -174,15 +171,18 @@
 
   function buildSetup() {
     const select = $("preset");
-    select.replaceChildren(...Object.keys(presets).map((p) => el("option", { value: p, text: p })));
+    select.replaceChildren(...Object.keys(presets).map((p) => el("option", { value: p, text: presetLabels[p] || p })));
     const box = $("rule-fields");
     box.replaceChildren();
-    for (const [name, label, kind, a, b] of RULE_FIELDS) {
+    for (const [name, kind, a, b] of RULE_FIELDS) {
       const id = "rule-" + name;
+      const words = ruleLabels[name] || {};
+      const label = words.label || name;
       let input;
       if (kind === "bool") input = el("input", { type: "checkbox", id });
       else if (kind === "int") input = el("input", { type: "number", id, min: a === undefined ? 0 : a, max: b, step: 1 });
-      else input = el("select", { id }, ...a.map((c) => el("option", { value: c, text: SHUTOUT_WORDS[c] || c })));
+      else input = el("select", { id }, ...a.map((c) => el("option", { value: c, text: (words.choices || {})[c] || c })));
+      if (words.help) input.setAttribute("title", words.help);
       input.addEventListener("change", syncRuleFields);
       input.addEventListener("input", syncRuleFields);
       const field = kind === "bool"
@@ -228,7 +228,7 @@
             type: "button", class: "link", text: `${r.names[0]} v ${r.names[1]}`,
             onclick: () => open(r.id),
           }),
-          ` (${r.preset}, ${new Date(r.created * 1000).toLocaleDateString()}${r.over ? ", finished" : ""})`,
+          ` (${presetLabels[r.preset] || r.preset}, ${new Date(r.created * 1000).toLocaleDateString()}${r.over ? ", finished" : ""})`,
         ),
       ),
     );
@@ -298,7 +298,7 @@
     const changed = Object.keys(s.rules.overrides).length ? " (changed)" : "";
     // Only the lines that matter for scoring; dealing and the dead-hand count are on the rule sheet.
     const lines = s.rules_summary.slice(1).filter((t) => !/^(First dealer|Dead hand)/.test(t));
-    $("rules-line").textContent = `Rules: ${s.rules.preset}${changed}. ` + lines.join(" ");
+    $("rules-line").textContent = `Rules: ${presetLabels[s.rules.preset] || s.rules.preset}${changed}. ` + lines.join(" ");
     $("rule-sheet-link").href = "/rules?" + rulesQuery(s, false);
     $("score-sheet-link").href = "/scoresheet?" + rulesQuery(s, true);
     $("share-link").value = `${location.origin}/scorekeeper?sheet=${encodeURIComponent(s.id)}`;
@@ -330,17 +330,32 @@
     }
   }
 
-  function handLabel(h, names) {
+  // A card code as players write it: 10♥, Q♠ (the four-colour option colours the suit on the sheet).
+  function cardText(code) {
+    const rank = code.slice(0, -1).toUpperCase(), suit = code.slice(-1).toLowerCase();
+    return (rank === "T" ? "10" : rank) + (GR.SUIT_SYMBOL[suit] || suit);
+  }
+
+  function handLabel(h, names, withUpcard = true) {
     const e = h.entry;
     if (h.kind === "dead") return "Dead hand";
     const k = e.knocker;
     const other = names[0] === k ? names[1] : names[0];
     const dw = e.deadwood || {};
-    const up = e.upcard ? ` (upcard ${e.upcard})` : "";
+    const up = e.upcard && withUpcard ? ` (upcard ${cardText(e.upcard)})` : "";
     if (h.kind === "gin") return `${k}: gin, ${other} ${dw[other]}${up}`;
     if (h.kind === "big_gin") return `${k}: big gin, ${other} ${dw[other]}${up}`;
     if (h.kind === "undercut") return `${other} undercut ${k}: ${dw[k]} v ${dw[other]}${up}`;
     return `${k} knocked: ${dw[k]} v ${dw[other]}${up}`;
+  }
+
+  function whatCell(h, names) {
+    const td = el("td", { class: "what", title: h.explain, text: handLabel(h, names, false) });
+    const up = h.entry.upcard;
+    if (up && h.kind !== "dead") {
+      td.append(" (upcard ", el("span", { class: "suit suit-" + up.slice(-1).toLowerCase(), text: cardText(up) }), ")");
+    }
+    return td;
   }
 
   function boxes(h) {
@@ -370,7 +385,7 @@
       const closedAt = [null, null, null];
       for (const h of s.hands) {
         const tr = el("tr", { id: `hand-${h.number}` }, el("td", { class: "num", text: String(h.number) }),
-          el("td", { class: "what", title: h.explain, text: handLabel(h, s.names) }));
+          whatCell(h, s.names));
         for (let g = 0; g < 3; g++) {
           for (let p = 0; p < 2; p++) {
             const td = el("td", { class: "pts" + (p === 0 ? " game" : "") });
@@ -422,7 +437,7 @@
     head.append(r1, r2);
     for (const h of s.hands) {
       const tr = el("tr", { id: `hand-${h.number}` }, el("td", { class: "num", text: String(h.number) }),
-        el("td", { class: "what", title: h.explain, text: handLabel(h, s.names) }));
+        whatCell(h, s.names));
       for (let p = 0; p < 2; p++) {
         const pts = el("td", { class: "pts game" });
         if (h.winner === p) pts.append(el("strong", { text: String(h.points) }), " ", boxes(h));
@@ -644,6 +659,7 @@
   }
 
   async function start() {
+    GR.header("Scorekeeper");  // the site's header and display options, as on the table
     $("setup-form").addEventListener("submit", onSetupSubmit);
     $("hand-form").addEventListener("submit", onHandSubmit);
     for (const r of document.querySelectorAll('input[name="kind"], input[name="knocker"]')) r.addEventListener("change", syncHandForm);
@@ -668,7 +684,10 @@
     $("share-link").addEventListener("focus", (e) => e.target.select());
 
     try {
-      presets = (await api("GET", "/presets")).presets;
+      const answer = await api("GET", "/presets");
+      presets = answer.presets;
+      presetLabels = answer.preset_labels || {};
+      ruleLabels = answer.rule_labels || {};
     } catch (e) {
       $("loading").hidden = true;
       showError(e.message);

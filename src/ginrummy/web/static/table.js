@@ -181,10 +181,12 @@ const PROMPTS = {
   layoff: "Lay off cards on the knocker's melds: accept the layoffs shown, or choose yourself",
 };
 
+// One name per player everywhere: each seat's own name, this page's seat marked "(you)" wherever a
+// player is labelled (name tags, score sheet, results); sentences (the log, the explanations) use
+// the plain name, as the server writes them.
 function names() {
-  const n = state.game.names.slice();
-  if (state.game.computer_seat !== null) n[state.seat] = "You";
-  return n;
+  // (A game stored before this rule may call its person "You": that name needs no mark.)
+  return state.game.names.map((n, s) => (s === state.seat && n.toLowerCase() !== "you" ? `${n} (you)` : n));
 }
 
 function render(msg) {
@@ -192,6 +194,7 @@ function render(msg) {
   const first = !state;
   // A fresh deal (nobody has moved yet) is dealt out from the stock; a page opened mid-hand just shows it.
   const dealt = (first || state.game.hand_no !== msg.game.hand_no) && msg.view.events.length === 0;
+  const keep = focusKey();
   state = msg;
   const v = msg.view, g = msg.game, me = msg.seat, opp = 1 - me;
   if (g.status === "playing") rememberGame(g.names[opp]);
@@ -199,8 +202,8 @@ function render(msg) {
   const gr = grouping(v, msg.mine);
   syncOrder(v, g.hand_no, gr);
   document.body.classList.toggle("offline", !online);
-  $("opp-name").textContent = g.names[opp];
-  $("my-name").textContent = g.names[me] + (v.dealer === me ? " (dealer)" : "");
+  $("opp-name").textContent = nm[opp];
+  $("my-name").textContent = nm[me] + (v.dealer === me ? ", dealer" : "");
   $("opp-dot").className = "status-dot" + (g.connected[opp] ? " on" : "");
   $("opp-dot").title = g.connected[opp] ? "connected" : "not connected";
   $("opp-info").textContent = `${v.dealer === opp ? "dealer · " : ""}${g.connected[opp] ? "" : "not connected · "}${v.opponent_size} cards`;
@@ -222,11 +225,18 @@ function render(msg) {
   // Centre: stock, pile, and the knocker's layout as it happens.
   const legal = new Set(online ? v.legal : []);
   GR.fill("stock", v.stock_size > 0 ? GR.cardEl(null) : null);
-  $("stock-label").textContent = `stock: ${v.stock_size}`;
+  $("stock-label").textContent = `Stock: ${v.stock_size} cards`;
   $("stock-box").classList.toggle("clickable", legal.has("stock"));
+  $("stock-box").setAttribute("aria-label", legal.has("stock") ? `Draw from the stock (${v.stock_size} cards)` : `Stock: ${v.stock_size} cards`);
+  $("stock-box").setAttribute("aria-disabled", legal.has("stock") ? "false" : "true");
   GR.fill("pile", v.pile.length ? GR.cardEl(v.pile[v.pile.length - 1]) : null);
-  $("pile-label").textContent = v.phase === "offer" ? "upcard" : `discard pile: ${v.pile.length}`;
+  $("pile-label").textContent = v.phase === "offer" ? "Upcard" : `Discard pile: ${v.pile.length} cards`;
   $("pile-box").classList.toggle("clickable", legal.has("pile"));
+  const topCard = v.pile.length ? GR.label(v.pile[v.pile.length - 1]) : null;
+  $("pile-box").setAttribute("aria-label", legal.has("pile")
+    ? (v.phase === "offer" ? `Take the upcard ${topCard}` : `Take the ${topCard} from the discard pile`)
+    : (topCard ? `Discard pile: ${v.pile.length} cards, the ${topCard} on top` : "Discard pile: empty"));
+  $("pile-box").setAttribute("aria-disabled", legal.has("pile") ? "false" : "true");
   $("knockbox").classList.toggle("hidden", !v.knock_discard);
   GR.fill("knockcard", v.knock_discard ? GR.cardEl(v.knock_discard) : null);
   GR.fill("laid", v.knocker !== null && v.phase !== "over" ? layout(v, nm) : null);
@@ -243,9 +253,10 @@ function render(msg) {
   if (askName && joinBox.classList.contains("hidden")) $("name-input").value = g.names[me] === "Player 2" ? "" : g.names[me];
   joinBox.classList.toggle("hidden", !(askName || renaming));
 
-  // What the other player just did, so a person can follow the computer's moves.
-  const last = g.last;
-  $("last").textContent = notice || (last && last.seat === opp ? `${g.names[opp]}: ${describeLast(last.action, v)}` : "");
+  // What the other player just did, so a person can follow the computer's moves (the server's words).
+  const log = msg.log || [];
+  const last = log[log.length - 1];
+  $("last").textContent = notice || (last && last.seat === opp ? last.text : "");
 
   // Turn banner.
   const turn = $("turn");
@@ -271,7 +282,7 @@ function render(msg) {
   renderHandEnd(msg, nm);
   renderSheet(g, nm);
   GR.fill("rules", g.rules_text.map((l) => el("li", {}, l)));
-  GR.fill("log", v.events.slice(-14).map((e) => el("li", {}, `${e.seat === me ? "You" : g.names[opp]}: ${prettyAction(e.action)}`)));
+  GR.fill("log", log.slice(-14).map((e) => el("li", {}, e.text)));
   $("log").scrollTop = 1e6;
   if (!mine) $("hints").classList.add("hidden");
   for (const id of ["hint", "next"]) $(id).disabled = !online || (id === "next" && g.ready[me]);
@@ -282,22 +293,35 @@ function render(msg) {
     if (!first) Motion.celebrate(k.kind === "gin" ? "Gin!" : "Big gin!");
     celebrated = g.hand_no;
   }
+  restoreFocus(keep);
 }
 
-function describeLast(action, v) {
-  if (action === "stock") return "drew from the stock";
-  if (action === "pile") return "took from the pile";
-  if (action === "pass") return "passed";
-  if (action === "knock" || action.startsWith("knock ")) {
-    const kind = state.knock && state.knock.kind;
-    return kind === "gin" ? "went gin" : "knocked";
+// ---------------------------------------------------------------- keyboard focus
+// Every state message redraws the hand and the buttons: the focus goes back to the same card or
+// button (by its action), or to its neighbour when that card was just played.
+function focusKey() {
+  const a = document.activeElement;
+  if (!a || a === document.body || !a.closest) return null;
+  if (a.closest("#my-hand") && a.dataset.card) return { card: a.dataset.card, index: order.indexOf(a.dataset.card) };
+  if (a.closest("#actions") && a.dataset.action) return { action: a.dataset.action, index: [...$("actions").querySelectorAll("button")].indexOf(a) };
+  return null;
+}
+function restoreFocus(key) {
+  if (!key || (document.activeElement && document.activeElement !== document.body && document.activeElement.isConnected)) return;
+  let target = null;
+  if (key.card) {
+    const cards = [...document.querySelectorAll("#my-hand .card")];
+    target = cards.find((c) => c.dataset.card === key.card) || cards[Math.min(key.index, cards.length - 1)] || null;
+  } else if (key.action) {
+    const buttons = [...document.querySelectorAll("#actions button")];
+    target = buttons.find((b) => b.dataset.action === key.action) || buttons[Math.min(key.index, buttons.length - 1)]
+      || document.querySelector("#my-hand .card");
   }
-  if (action === "big gin") return "went big gin";
-  if (action === "done") return "done";
-  if (action.startsWith("meld ")) return "laid a meld";
-  if (action.startsWith("layoff ")) return "laid off " + GR.label(action.split(" ")[1]);
-  if (/^[A2-9TJQK][shdc]$/.test(action)) return "discarded " + GR.label(action);
-  return action;
+  if (target) target.focus({ preventScroll: true });
+}
+function focusCard(code) {
+  const card = document.querySelector(`#my-hand .card[data-card="${code}"]`);
+  if (card) card.focus({ preventScroll: true });
 }
 
 function targetOf(g) {
@@ -327,6 +351,8 @@ function renderHand(v, m, gr) {
     card.tabIndex = 0;
     card.draggable = true;
     card.setAttribute("role", "button");
+    card.setAttribute("aria-pressed", c === selected ? "true" : "false");
+    card.setAttribute("aria-label", GR.name(c) + (group >= 0 ? `, in meld ${group + 1}` : ""));
     if (group >= 0) {
       const bar = document.createElement("div");
       bar.className = "meldbar";
@@ -427,8 +453,8 @@ function renderHandEnd(msg, nm) {
   if (wasHidden) box.scrollIntoView({ block: "nearest" });
   const r = v.result;
   const titles = { knock: "Knock", undercut: "Undercut!", gin: "Gin!", big_gin: "Big gin!", dead: "Dead hand" };
-  $("handend-title").textContent = `Hand ${g.hand_no}: ${titles[r.kind]}` + (r.winner !== null ? ` · ${nm[r.winner]} ${r.winner === msg.seat && nm[r.winner] === "You" ? "score" : "scores"} ${r.points}` : "");
-  $("explain").textContent = youGrammar(msg.explain || "");
+  $("handend-title").textContent = `Hand ${g.hand_no}: ${titles[r.kind]}` + (r.winner !== null ? ` · ${nm[r.winner]} scores ${r.points}` : "");
+  $("explain").textContent = msg.explain || "";
   GR.fill("handend-layout", v.knocker !== null ? layout(v, nm) : null);
   const next = $("next");
   next.classList.toggle("hidden", g.status === "finished");
@@ -436,10 +462,6 @@ function renderHandEnd(msg, nm) {
   $("next-wait").textContent = g.ready[msg.seat] && !g.ready[1 - msg.seat] ? `Waiting for ${g.names[1 - msg.seat]}…` : "";
 }
 
-function youGrammar(text) {
-  // The engine writes "<name> scores"; with the name "You" that needs the plain verb.
-  return text.replace(/You's/g, "your").replace(/\bYou scores\b/g, "You score").replace(/\bYou wins\b/g, "You win");
-}
 
 
 function renderSheet(g, nm) {
@@ -505,7 +527,7 @@ function renderFinal(g, nm) {
   if (g.status !== "finished" || !g.final || finalClosed) { box.classList.add("hidden"); return; }
   box.classList.remove("hidden");
   const f = g.final;
-  const win = f.winner === null ? "A tie" : f.winner === state.seat ? "You win!" : `${g.names[f.winner]} wins`;
+  const win = f.winner === null ? "A tie" : `${nm[f.winner]} wins`;
   const w = f.winner === null ? 0 : f.winner;
   $("final-title").textContent = `${win} ${f.totals[w]} to ${f.totals[1 - w]}` + (f.winner !== null ? `, by ${f.margin}` : "");
   const num = (tag, x) => el(tag, { class: "num" }, x);
@@ -533,7 +555,7 @@ function showHints(hints) {
   const box = $("hints");
   box.classList.remove("hidden");
   GR.fill("hint-list", hints.length
-    ? hints.map((h) => el("li", {}, el("strong", {}, prettyAction(h.action)), " ", h.reason ? "— " + prettyAction(h.reason) : ""))
+    ? hints.map((h) => el("li", {}, el("strong", {}, h.words || prettyAction(h.action)), " ", h.reason ? "— " + prettyAction(h.reason) : ""))
     : el("li", {}, "No suggestion now."));
 }
 
@@ -542,7 +564,7 @@ $("name-form").onsubmit = (e) => {
   e.preventDefault();
   const name = $("name-input").value.trim();
   if (!name) { showError("Type a name, or choose Later."); return; }
-  if (name.length > 40) { showError("A name can be at most 40 characters."); return; }
+  if (name.length > 24) { showError("A name can be at most 24 characters."); return; }
   send({ type: "name", name });
   localStorage.setItem("gr.named." + gameId, "1");
   renaming = false;
@@ -568,6 +590,15 @@ $("next").onclick = () => send({ type: "next" });
 $("final-close").onclick = () => { finalClosed = true; $("final").classList.add("hidden"); };
 $("stock-box").onclick = () => { if (state && state.view.legal.includes("stock")) act("stock"); };
 $("pile-box").onclick = () => { if (state && state.view.legal.includes("pile")) act("pile"); };
+// The stock and the pile are buttons for the keyboard too (Enter or Space), like any button.
+for (const id of ["stock-box", "pile-box"]) {
+  $(id).addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    e.stopPropagation();
+    $(id).click();
+  });
+}
 
 // Table settings: how the hand is kept, and the pause before each computer move (sent to the server).
 $("pref-handorder").value = handOrder();
@@ -591,6 +622,16 @@ function clickAction(name) {
 document.addEventListener("keydown", (e) => {
   if (!state || e.target.tagName === "INPUT" || e.target.tagName === "SELECT" || e.ctrlKey || e.metaKey || e.altKey) return;
   const k = e.key.toLowerCase();
+  // Enter and Space on a button or link do what that button does, never a shortcut.
+  const onCard = e.target.closest && e.target.closest("#my-hand .card");
+  if ((e.key === "Enter" || e.key === " ") && !onCard && e.target.closest && e.target.closest("button, a, [role=button]")) return;
+  if (onCard && (e.key === " " || (e.key === "Enter" && onCard.dataset.card !== selected))) {
+    // Space (or Enter on a card not chosen yet) chooses the card in focus; Enter on the chosen card discards it.
+    selected = selected === onCard.dataset.card && e.key === " " ? null : onCard.dataset.card;
+    render(state);
+    e.preventDefault();
+    return;
+  }
   if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
     const d = e.key === "ArrowLeft" ? -1 : 1;
     let i = selected ? order.indexOf(selected) : d > 0 ? -1 : order.length;
@@ -604,6 +645,7 @@ document.addEventListener("keydown", (e) => {
       selected = order[i];
     }
     render(state);
+    focusCard(selected);  // the focus follows the chosen card
     e.preventDefault();
     return;
   }
