@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import words
-from ..rules import PRESETS, Rules, parse_rule_settings
+from ..rules import PRESETS, Rules
 from ..scoring import score_hand
 from . import options
 from .options import add_rule_options
