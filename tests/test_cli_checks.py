@@ -49,7 +49,7 @@ def test_a_bad_option_is_a_usage_error_before_anything_starts(argv, words, capsy
 def test_a_rule_preset_is_read_in_any_case(capsys):
     assert main(["rules", "--rules", "CLASSIC"]) == 0
     assert main(["play", "--watch", "simple", "simple", "--rules", "Eaai", "--rule", "target=10", "--seed", "1"]) == 0
-    assert "Rules: eaai" in capsys.readouterr().out
+    assert "Rules: Computer challenge rules (EAAI)" in capsys.readouterr().out
 
 
 def test_python_dash_m_ginrummy_and_version():

@@ -359,6 +359,7 @@ def test_the_page_and_the_command_line_refuse_an_entry_in_the_same_words(client:
                                                                          entry: dict[str, Any]) -> None:
     from ginrummy.rules import Rules
     from ginrummy.scorekeeper import ScoreInputError, Scorekeeper, normalize_entry
+    from ginrummy.words import sentence
 
     sid = new_sheet(client, rules=rules)["id"]
     r = client.post(f"/api/scorekeeper/sheets/{sid}/hands", json=entry)
@@ -366,7 +367,7 @@ def test_the_page_and_the_command_line_refuse_an_entry_in_the_same_words(client:
     keeper = Scorekeeper(Rules.from_json(rules), ("You", "Sam"))
     with pytest.raises(ScoreInputError) as refused:
         keeper.add(normalize_entry(entry, keeper.players))
-    assert r.json()["message"] == str(refused.value)
+    assert r.json()["message"] == sentence(str(refused.value))  # the page writes it as a sentence
     assert r.json()["rule"] == refused.value.rule
 
 
