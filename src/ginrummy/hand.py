@@ -54,7 +54,7 @@ from .actions import (
 )
 from .cards import FULL_DECK, Card, card_str, cards_of
 from .errors import IllegalActionError, NotationError
-from .events import CHANCE, LAYOUT_PHASES, Phase, Step, make_step
+from .events import CHANCE, LAYOUT_PHASES, STEPS, STOCK_STEPS, Phase, Step
 from .layout import knocker_limit, layoff_targets, layout_action
 from .melds import (
     arrangements,
@@ -312,6 +312,10 @@ class Hand:
         >>> [str(a) for a in h.legal_actions()]
         ['stock']
         """
+        return list(_LEGAL[self.phase](self))
+
+    def legal(self) -> tuple[Action, ...]:
+        """``legal_actions()`` as a tuple (what a view holds; made once, not copied)."""
         return _LEGAL[self.phase](self)
 
     def refusal(self, action: Action) -> Refusal:
@@ -403,12 +407,9 @@ class Hand:
         pile = self.pile
         top = pile[-1] if pile else -1
         drawn = _ACT[self.phase](self, a, seat)
-        step = make_step(seat, a, drawn)
+        step = STEPS[seat][a.code] if drawn < 0 else STOCK_STEPS[seat][drawn]
         self.history.append(step)
-        k = a.kind
-        # The event's card: the stock card for its drawer, the pile card taken (face up).
-        card = drawn if k is _K_STOCK else top if k is _K_PILE else a.card
-        record_step(self.infos, seat, k, card, a.meld, a.target, top)
+        record_step(self.infos, seat, a, drawn, top)
         return step
 
     def _repeated(self, to_draw: int) -> bool:
@@ -552,8 +553,14 @@ def _canonical_or_refuse(action: Action) -> Action:
 # -- the first-turn upcard offer
 
 
-def _offer_legal(h: Hand) -> list[Action]:
-    return [PILE, PASS]
+_PILE_PASS = (PILE, PASS)
+_STOCK_PILE = (STOCK, PILE)
+_STOCK_ONLY = (STOCK,)
+_PASS_ONLY = (PASS,)
+
+
+def _offer_legal(h: Hand) -> tuple[Action, ...]:
+    return _PILE_PASS
 
 
 def _offer_refuse(h: Hand, a: Action) -> Refusal:
@@ -580,10 +587,10 @@ def _offer_act(h: Hand, a: Action, seat: int) -> int:
 # -- the draw
 
 
-def _draw_legal(h: Hand) -> list[Action]:
+def _draw_legal(h: Hand) -> tuple[Action, ...]:
     if not h.stock_only and h._may_take_pile():
-        return [STOCK, PILE]
-    return [STOCK]
+        return _STOCK_PILE
+    return _STOCK_ONLY
 
 
 def _draw_refuse(h: Hand, a: Action) -> Refusal:
@@ -625,24 +632,28 @@ def _draw_act(h: Hand, a: Action, seat: int) -> int:
 # -- the discard (or knock, or big gin)
 
 
-def _discard_legal(h: Hand) -> list[Action]:
+def _discard_legal(h: Hand) -> tuple[Action, ...]:
     hand = h.hands[h.current]
     free = hand & ~h._no_discard_mask()
-    if h.must_knock:
-        out = []
-    else:
-        d = _DISCARDS_IN_SUIT
-        out = [*d[0][free & 8191], *d[1][free >> 13 & 8191], *d[2][free >> 26 & 8191], *d[3][free >> 39]]
     # Knock: deadwood of the 10 cards left after the face-down discard. The table search
     # says at once whether any discard gets there (most turns none does).
     limit = h.knock_limit
-    if min_deadwood_after_discard(hand) <= limit:
+    knock = min_deadwood_after_discard(hand) <= limit
+    big_gin = h.rules.big_gin and deadwood(hand) == 0
+    if h.must_knock:
+        out: list[Action] = []
+    else:
+        d = _DISCARDS_IN_SUIT
+        if not knock and not big_gin:
+            return (*d[0][free & 8191], *d[1][free >> 13 & 8191], *d[2][free >> 26 & 8191], *d[3][free >> 39])
+        out = [*d[0][free & 8191], *d[1][free >> 13 & 8191], *d[2][free >> 26 & 8191], *d[3][free >> 39]]
+    if knock:
         for c in cards_of(free):
             if deadwood(hand & ~(1 << c)) <= limit:
                 out.append(KNOCK_ACTIONS[c])
-    if h.rules.big_gin and deadwood(hand) == 0:
+    if big_gin:
         out.append(BIG_GIN)
-    return out
+    return tuple(out)
 
 
 def _discard_refuse(h: Hand, a: Action) -> Refusal:
@@ -727,8 +738,8 @@ def _discard_act(h: Hand, a: Action, seat: int) -> int:
 # -- the last-chance offer (variant): the last discard may be taken only to knock
 
 
-def _last_chance_legal(h: Hand) -> list[Action]:
-    return [PILE, PASS] if _last_chance_take(h) is None else [PASS]
+def _last_chance_legal(h: Hand) -> tuple[Action, ...]:
+    return _PILE_PASS if _last_chance_take(h) is None else _PASS_ONLY
 
 
 def _last_chance_take(h: Hand) -> Refusal:
@@ -764,7 +775,7 @@ def _last_chance_act(h: Hand, a: Action, seat: int) -> int:
 # -- the knocker's layout
 
 
-def _layout_legal(h: Hand) -> list[Action]:
+def _layout_legal(h: Hand) -> tuple[Action, ...]:
     # DONE (108) comes before every meld (109 + id), and melds_in gives melds in id order, so
     # the list is in integer order.
     rest = h.hands[h.current] & ~h._laid_mask(h.knocker_melds)
@@ -774,7 +785,7 @@ def _layout_legal(h: Hand) -> list[Action]:
         # A meld is offered only if the rest can still get within the limit.
         if deadwood(rest & ~m) <= limit:
             out.append(MELD_ACTIONS[m])
-    return out
+    return tuple(out)
 
 
 def _layout_refuse(h: Hand, a: Action) -> Refusal:
@@ -809,9 +820,9 @@ def _layout_act(h: Hand, a: Action, seat: int) -> int:
 # -- the defender's own melds
 
 
-def _defender_legal(h: Hand) -> list[Action]:
+def _defender_legal(h: Hand) -> tuple[Action, ...]:
     rest = h.hands[h.current] & ~h._laid_mask(h.defender_melds)
-    return [DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)]]
+    return (DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)])
 
 
 def _defender_refuse(h: Hand, a: Action) -> Refusal:
@@ -841,7 +852,7 @@ def _defender_act(h: Hand, a: Action, seat: int) -> int:
 # -- the defender's layoffs
 
 
-def _layoff_legal(h: Hand) -> list[Action]:
+def _layoff_legal(h: Hand) -> tuple[Action, ...]:
     # DONE (108) comes before every layoff (438 + 4 * card + meld), listed card by card.
     out = [DONE]
     rest = h._layoff_free(h.current)
@@ -854,7 +865,7 @@ def _layoff_legal(h: Hand) -> list[Action]:
             if x >> c & 1:
                 # Action.layoff also refuses a fifth target (no ten-card layout has one).
                 out.append(LAYOFF_ACTIONS[c * MAX_LAYOFF_TARGETS + t] if t < MAX_LAYOFF_TARGETS else Action.layoff(c, t))
-    return out
+    return tuple(out)
 
 
 def _layoff_refuse(h: Hand, a: Action) -> Refusal:
@@ -897,8 +908,8 @@ def _layoff_act(h: Hand, a: Action, seat: int) -> int:
 # -- before the deal and after the end nothing is legal
 
 
-def _none_legal(h: Hand) -> list[Action]:
-    return []
+def _none_legal(h: Hand) -> tuple[Action, ...]:
+    return ()
 
 
 def _deal_refuse(h: Hand, a: Action) -> Refusal:
@@ -913,7 +924,7 @@ def _no_act(h: Hand, a: Action, seat: int) -> int:
     raise IllegalActionError(f"{a} is not allowed in phase {h.phase.value}", rule="phase")
 
 
-_LEGAL: dict[Phase, Callable[[Hand], list[Action]]] = {
+_LEGAL: dict[Phase, Callable[[Hand], tuple[Action, ...]]] = {
     _P_DEAL: _none_legal,
     _P_OFFER: _offer_legal,
     _P_DRAW: _draw_legal,
