@@ -112,7 +112,7 @@ def _build_discard_tables() -> list[list[tuple[Action, ...]]]:
     return tables
 
 
-_DISCARDS_IN_SUIT = _build_discard_tables()
+_D0, _D1, _D2, _D3 = _build_discard_tables()
 
 
 @dataclass
@@ -265,11 +265,13 @@ class Hand:
 
     def _may_take_pile(self) -> bool:
         """Whether the top discard may be drawn now (throw-back: not one's own unless knocking)."""
-        top = self.top_discard
-        if top is None:
+        pile = self.pile
+        if not pile:
             return False
-        if self.rules.throw_back and self.first_thrower.get(top) == self.current:
-            return self._can_knock_with(self.hands[self.current] | 1 << top, 1 << top)
+        if self.rules.throw_back:
+            top = pile[-1]
+            if self.first_thrower.get(top) == self.current:
+                return self._can_knock_with(self.hands[self.current] | 1 << top, 1 << top)
         return True
 
     def _no_discard_mask(self) -> int:
@@ -634,7 +636,7 @@ def _draw_act(h: Hand, a: Action, seat: int) -> int:
 
 def _discard_legal(h: Hand) -> tuple[Action, ...]:
     hand = h.hands[h.current]
-    free = hand & ~h._no_discard_mask()
+    free = hand if h.taken is None else hand & ~h._no_discard_mask()
     # Knock: deadwood of the 10 cards left after the face-down discard. The table search
     # says at once whether any discard gets there (most turns none does).
     limit = h.knock_limit
@@ -643,10 +645,10 @@ def _discard_legal(h: Hand) -> tuple[Action, ...]:
     if h.must_knock:
         out: list[Action] = []
     else:
-        d = _DISCARDS_IN_SUIT
+        discards = _D0[free & 8191] + _D1[free >> 13 & 8191] + _D2[free >> 26 & 8191] + _D3[free >> 39]
         if not knock and not big_gin:
-            return (*d[0][free & 8191], *d[1][free >> 13 & 8191], *d[2][free >> 26 & 8191], *d[3][free >> 39])
-        out = [*d[0][free & 8191], *d[1][free >> 13 & 8191], *d[2][free >> 26 & 8191], *d[3][free >> 39]]
+            return discards
+        out = list(discards)
     if knock:
         for c in cards_of(free):
             if deadwood(hand & ~(1 << c)) <= limit:
@@ -664,7 +666,7 @@ def _discard_refuse(h: Hand, a: Action) -> Refusal:
         verb = "knock with" if k is _K_KNOCK else "discard"
         if not hand >> c & 1:
             return f"cannot {verb} {card_str(c)}: it is not in your hand", "not_in_hand"
-        if h._no_discard_mask() >> c & 1:
+        if h.taken is not None and h._no_discard_mask() >> c & 1:
             return (
                 f"cannot {verb} {card_str(c)}: it was just taken from the discard pile, and a card taken "
                 "from the discard pile may not be discarded (face up or face down) on the same turn",
@@ -710,9 +712,10 @@ def _discard_act(h: Hand, a: Action, seat: int) -> int:
             h.first_thrower[c] = seat
         h.taken = None
         h.must_knock = False
-        if len(h.stock) <= h.rules.dead_hand_stock:
+        rules = h.rules
+        if len(h.stock) <= rules.dead_hand_stock:
             # Dead hand: the stock is down to its last cards and nobody knocked.
-            if h.rules.last_chance:
+            if rules.last_chance:
                 h.phase = _P_LAST_CHANCE
                 h.current = 1 - seat
             else:
