@@ -69,6 +69,8 @@ from .rules import Rules
 from .scoring import DEAD_HAND, HandResult, score_hand
 
 _ALL_CARDS = frozenset(range(52))
+#: ``_BITS(c)``: ``1 << c`` by table look-up.
+_BITS = tuple(1 << c for c in range(52)).__getitem__
 
 # Enum members as module constants for the hot paths. On Python 3.11 ``EnumType`` has a
 # ``__getattr__``, so every ``Phase.DRAW`` or ``Kind.STOCK`` costs about 0.1 us, and the
@@ -196,12 +198,11 @@ class Hand:
                 rule="deal",
             )
         self.deck = deck
-        nd, d = self.non_dealer, self.dealer
-        for seat, first in ((nd, 0), (d, 1)):
-            m = 0
-            for c in deck[first:20:2]:
-                m |= 1 << c
-            self.hands[seat] |= m
+        d = self.dealer
+        nd = 1 - d
+        # The cards are distinct (checked above), so the sum of their bits is their mask.
+        self.hands[nd] |= sum(map(_BITS, deck[0:20:2]))
+        self.hands[d] |= sum(map(_BITS, deck[1:20:2]))
         if self.rules.upcard:
             self.upcard = deck[20]
             self.pile = [deck[20]]
@@ -212,7 +213,7 @@ class Hand:
             self.hands[nd] |= 1 << deck[20]
             self.phase = _P_DISCARD
             self.current = nd
-        self.stock = list(reversed(deck[21:]))
+        self.stock = deck[:20:-1]  # deck[51] down to deck[21]: the top of the stock is deck[21]
         self.knock_limit = self.rules.hand_knock_limit(self.upcard)
 
     # ------------------------------------------------------------------ queries

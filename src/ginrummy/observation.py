@@ -96,14 +96,18 @@ def record_step(infos: list[InfoState], seat: int, action: Action, drawn: int, t
     mine = infos[seat]
     other = infos[1 - seat]
     kind = action.kind
-    if kind is _K_STOCK:
+    # The commonest kinds first: a discard, then a draw.
+    if kind is _K_DISCARD:
+        ev = _PUBLIC_EVENTS[seat][action.code]
+        other.discards += (action.card,)
+    elif kind is _K_STOCK:
         mine._events.append(_STOCK_EVENTS[seat][drawn])
         other._events.append(_HIDDEN_STOCK[seat])
         other.stock_draws += 1
         if top >= 0:
             other.declined += (top,)
         return
-    if kind is _K_PILE:
+    elif kind is _K_PILE:
         ev = _PILE_EVENTS[seat][top]
         other.taken += (top,)
     elif kind is _K_KNOCK:
@@ -112,9 +116,7 @@ def record_step(infos: list[InfoState], seat: int, action: Action, drawn: int, t
         return
     else:
         ev = _PUBLIC_EVENTS[seat][action.code]
-        if kind is _K_DISCARD:
-            other.discards += (action.card,)
-        elif kind is _K_PASS and top >= 0:
+        if kind is _K_PASS and top >= 0:
             other.declined += (top,)
     mine._events.append(ev)
     other._events.append(ev)

@@ -221,23 +221,44 @@ class GreedyPlayer(_RulePlayer):
 
     name = "greedy"
 
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        #: (hand, its deadwood) left by this player's last discard: the hand it draws to next.
+        self._left: tuple[int, int] = (-1, 0)
+
     def wants(self, view: SeatView, card: int) -> bool:
         hand = view.hand
-        return min_deadwood_after_discard(hand | 1 << card) < deadwood(hand)
+        left, dead = self._left
+        return min_deadwood_after_discard(hand | 1 << card) < (dead if left == hand else deadwood(hand))
 
     def discard(self, view: SeatView) -> Action:
-        discards, knocks, big_gin = _options(view)
-        if big_gin:
-            return BIG_GIN
+        legal = view.legal
         hand = view.hand
-        allowed = 0
-        for c in discards or knocks:
-            allowed |= 1 << c
+        if legal[-1].kind is _K_DISCARD:
+            # Nothing but discards (the list is in integer order, knocks after discards): most
+            # turns. Every card of the hand is one of them unless one may not be thrown.
+            knocks: dict[int, Action] = {}
+            if len(legal) == hand.bit_count():
+                allowed = hand
+            else:
+                allowed = 0
+                for a in legal:
+                    allowed |= 1 << a.card
+        else:
+            discards, knocks, big_gin = _options(view)
+            if big_gin:
+                return BIG_GIN
+            allowed = 0
+            for c in discards or knocks:
+                allowed |= 1 << c
         # If any knock is legal, the lowest-deadwood discard is one of them.
-        _, cards = best_discards(hand, hand & ~allowed)
+        dead, cards = best_discards(hand, hand & ~allowed)
         c = self._highest(cards)
         knock = knocks.get(c)
-        return knock if knock is not None else DISCARD_ACTIONS[c]
+        if knock is not None:
+            return knock
+        self._left = (hand & ~(1 << c), dead)
+        return DISCARD_ACTIONS[c]
 
 
 class SimplePlayer(_RulePlayer):
