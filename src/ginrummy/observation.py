@@ -132,6 +132,8 @@ def _event_tables() -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]], l
 
 
 _PUBLIC_EVENTS, _PILE_EVENTS, _STOCK_EVENTS = _event_tables()
+#: ``_BITS(c)``: ``1 << c`` by table look-up.
+_BITS = tuple(1 << c for c in range(52)).__getitem__
 #: Per seat, what the other seat sees of its stock draw and of its knock: no card.
 _HIDDEN_STOCK = tuple(Event(seat, Kind.STOCK, -1) for seat in (0, 1))
 _HIDDEN_KNOCK = tuple(Event(seat, Kind.KNOCK, -1) for seat in (0, 1))
@@ -192,9 +194,8 @@ class SeatView(NamedTuple):
     def seen(self) -> int:
         """Cards whose place this seat knows: its hand, the discard pile, the opponent's known
         cards and its own face-down knock discard. Any other card may be the opponent's."""
-        m = self.hand | self.opponent_known
-        for c in self.pile:
-            m |= 1 << c
+        # The pile's cards are distinct, so the sum of their bits is their mask.
+        m = self.hand | self.opponent_known | sum(map(_BITS, self.pile))
         if self.knock_discard is not None:
             m |= 1 << self.knock_discard
         return m
