@@ -391,15 +391,7 @@ class Hand:
             why = _REFUSE[self.phase](self, action)
             if why is not None:
                 raise IllegalActionError(why[0], rule=why[1])
-        # ``_do``, written out: one call less on the path every action takes.
-        seat = self.current
-        pile = self.pile
-        top = pile[-1] if pile else -1
-        drawn = _ACT[self.phase](self, action, seat)
-        step = STEPS[seat][action.code] if drawn < 0 else STOCK_STEPS[seat][drawn]
-        self.history.append(step)
-        record_step(self.infos, seat, action, drawn, top)
-        return step
+        return self._do(action)
 
     def apply_unchecked(self, action: Action) -> Step:
         """Play an action without the rule checks.
