@@ -42,7 +42,7 @@ class InfoState:
     player reasons about the opponent from: the cards it discarded and took from the pile,
     the face-up cards it passed over (an upcard passed, a top discard left for the stock),
     and how often it drew from the stock. Those three are tuples, grown when they change (a
-    view takes them as they are); the events are a list, made a tuple once per view.
+    view takes them as they are); the events are a list, made a tuple by the next view.
     """
 
     __slots__ = ("seat", "_events", "_events_t", "discards", "taken", "declined", "stock_draws")
@@ -57,13 +57,6 @@ class InfoState:
         self.declined: tuple[int, ...] = ()
         #: How often the opponent drew from the stock.
         self.stock_draws = 0
-
-    def events(self) -> tuple[Event, ...]:
-        """The seat's events so far (the list only grows, so a tuple of its length is current)."""
-        t = self._events_t
-        if len(t) != len(self._events):
-            t = self._events_t = tuple(self._events)
-        return t
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, InfoState):
@@ -311,6 +304,10 @@ def observe(hand: Table, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatVie
     if seat != 0 and seat != 1:
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     info = hand.infos[seat]
+    # The seat's events as a tuple, made once per length (the list only grows).
+    events = info._events_t
+    if len(events) != len(info._events):
+        events = info._events_t = tuple(info._events)
     hands = hand.hands
     opp = hands[1 - seat]
     current = hand.current
@@ -333,7 +330,7 @@ def observe(hand: Table, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatVie
         defender_melds, layoffs = tuple(hand.defender_melds), tuple(hand.layoffs)
     return _new_view(SeatView, (
         seat, hand.dealer, hand.phase, current, hand.rules, hand.knock_limit, hands[seat], opp.bit_count(),
-        known, tuple(hand.pile), hand.upcard, len(hand.stock), taken, must_knock, legal, info.events(), knocker,
+        known, tuple(hand.pile), hand.upcard, len(hand.stock), taken, must_knock, legal, events, knocker,
         knock_discard, knocker_melds, laid_on, defender_melds, layoffs, hand.result, scores, info.discards,
         info.taken, info.declined, info.stock_draws,
     ))

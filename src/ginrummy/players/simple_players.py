@@ -183,7 +183,7 @@ class _RulePlayer(Player):
         """The highest-value card of ``cards``; a tie is broken by this player's seeded RNG."""
         if len(cards) == 1:
             return cards[0]
-        top = max(CARD_VALUES[c] for c in cards)
+        top = max(map(CARD_VALUES.__getitem__, cards))
         ties = [c for c in cards if CARD_VALUES[c] == top]
         return ties[0] if len(ties) == 1 else self.rng.choice(ties)
 
