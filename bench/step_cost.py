@@ -9,8 +9,8 @@ actions, then replays them adding one part at a time: the deal alone; ``Hand.app
 recorded action; ``Hand.legal_actions()`` before each; ``observe()`` (which lists the legal
 actions) before each; the whole driver (``play_hand``: views, decisions, apply). Each figure is
 the difference to the part before, in µs of CPU time per step (best of ``--repeat`` passes),
-so on a busy machine read them as shares of the whole more than as absolutes. The decisions
-are then split by phase (a player's decision replayed in that phase only).
+so on a busy machine read them as shares of the whole more than as absolutes. Last, the
+decisions alone, by phase: every view of the replay decided again.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from ginrummy.actions import Action
 from ginrummy.events import LAYOUT_PHASES, Phase
 from ginrummy.hand import new_hand
-from ginrummy.observation import observe
+from ginrummy.observation import SeatView, observe
 from ginrummy.players import get_player
 from ginrummy.players.base import Player
 from ginrummy.players.driver import play_hand
@@ -80,18 +80,6 @@ def costs(name: str, rules: Rules, n: int, repeat: int, seed: int) -> None:
                 observe(h, h.current)
                 h.apply(a)
 
-    def decide_in(phases: frozenset[Phase]) -> Callable[[], None]:
-        def run() -> None:
-            for dealer, deck, acts in games:
-                h = new_hand(rules, dealer, deck=deck)
-                for a in acts:
-                    v = observe(h, h.current)
-                    if v.phase in phases:
-                        players[h.current].decide(v)
-                    h.apply(a)
-
-        return run
-
     def full() -> None:
         for dealer, deck, _ in games:
             play_hand(new_hand(rules, dealer, deck=deck), players)
@@ -103,10 +91,25 @@ def costs(name: str, rules: Rules, n: int, repeat: int, seed: int) -> None:
     print(f"  apply {(t['apply'] - t['deal']) * us:.2f}, legal actions {(t['legal'] - t['apply']) * us:.2f}, "
           f"view {(t['view'] - t['apply']) * us:.2f} (legal actions included), "
           f"decision and driver {(t['full'] - t['view']) * us:.2f} µs a step")
-    split = []
-    for label, phases in (("draw", frozenset({Phase.OFFER, Phase.DRAW})), ("discard", frozenset({Phase.DISCARD})),
-                          ("layout", LAYOUT_PHASES)):
-        split.append(f"{label} {(best(decide_in(phases), repeat) - t['view']) / n * 1e6:.1f}")
+    # Decisions by phase: every view of the replay, decided again phase by phase (a player's
+    # memory then differs from play, so these are close to, not exactly, its costs in play).
+    groups: dict[str, list[SeatView]] = {"draw": [], "discard": [], "layout": []}
+    for dealer, deck, acts in games:
+        h = new_hand(rules, dealer, deck=deck)
+        for a in acts:
+            v = observe(h, h.current)
+            groups["layout" if v.phase in LAYOUT_PHASES else "discard" if v.phase is Phase.DISCARD else "draw"].append(v)
+            h.apply(a)
+
+    def decide(views: list[SeatView]) -> Callable[[], None]:
+        def run() -> None:
+            for v in views:
+                players[v.seat].decide(v)
+
+        return run
+
+    split = [f"{label} {best(decide(views), repeat) / n * 1e6:.1f} ({len(views) / n:.1f} a hand)"
+             for label, views in groups.items()]
     print(f"  decisions by phase, µs a hand: {', '.join(split)}")
 
 
