@@ -90,9 +90,6 @@ _K_DONE = Kind.DONE
 _K_KNOCK = Kind.KNOCK
 _K_LAYOFF = Kind.LAYOFF
 _K_MELD = Kind.MELD
-_K_PASS = Kind.PASS
-_K_PILE = Kind.PILE
-_K_STOCK = Kind.STOCK
 
 #: A refusal: (message in plain words with the numbers, rule name for programs), or None.
 Refusal = tuple[str, str] | None
