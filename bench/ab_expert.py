@@ -18,7 +18,6 @@ purpose, and nothing outside ``bench/`` can.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import random
 import time
@@ -43,7 +42,7 @@ def _play_oracle(hand: Hand, players: list[Player], seat: int) -> HandResult:
         cur = hand.current
         view = hand.observation(cur)
         if cur == seat:
-            view = dataclasses.replace(view, opponent_known=hand.hands[1 - cur])
+            view = view._replace(opponent_known=hand.hands[1 - cur])
         hand.apply(players[cur].decide(view))
     assert hand.result is not None
     return hand.result

@@ -72,9 +72,13 @@ SEATVIEW_FIELDS = {
 
 
 def test_seatview_has_no_field_that_could_hold_hidden_cards() -> None:
-    assert {f.name for f in fields(SeatView)} == SEATVIEW_FIELDS
-    # Frozen with slots: a player cannot attach or change anything.
-    assert not hasattr(SeatView, "__dict__") or "__dict__" not in SeatView.__slots__  # type: ignore[attr-defined]
+    assert set(SeatView._fields) == SEATVIEW_FIELDS
+    # Immutable and without a __dict__: a player cannot attach or change anything.
+    view = new_hand(Rules(), dealer=0, seed=1).observation(1)
+    with pytest.raises(AttributeError):
+        view.hand = 0  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        view.note = "x"  # type: ignore[attr-defined]
 
 
 def _walk(value: object, seen: set[int]) -> list[object]:
@@ -134,7 +138,7 @@ class Spy(Player):
         seat, opp = view.seat, 1 - view.seat
         assert view.hand == h.hands[seat]
         # Nothing reachable from the view is engine state (no Hand, no mutable list to alias).
-        for obj in _walk(tuple(getattr(view, f.name) for f in fields(view)), set()):
+        for obj in _walk(tuple(view), set()):
             assert not isinstance(obj, Hand | Match | list | dict | set), type(obj)
         secret = 0
         for c in h.stock:

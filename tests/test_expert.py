@@ -353,7 +353,7 @@ def test_hand_value_credits_cards_that_lay_off_on_the_opponents_known_meld() -> 
 
     def values(rules: Rules) -> tuple[float, float, _Decision]:
         base = new_hand(rules, dealer=0, seed=3).observation(0)
-        view = dataclasses.replace(base, hand=hand10, pile=(), opponent_known=known, events=())
+        view = base._replace(hand=hand10, pile=(), opponent_known=known, events=())
         on_dec = _Decision(view, params, random.Random(0))
         return on_dec.value(hand10), _Decision(view, off, random.Random(0)).value(hand10), on_dec
 
@@ -598,11 +598,11 @@ def test_the_match_equity_weighs_what_the_opponents_knock_would_cost() -> None:
     for d in (5, 15, 25):
         assert early._caught(d, float(d)) == pytest.approx(plain._caught(d, float(d)), abs=3.0)
     scores = (40, 96) if seat == 0 else (96, 40)
-    late = _Decision(dataclasses.replace(view, scores=scores), params, random.Random(0))
+    late = _Decision(view._replace(scores=scores), params, random.Random(0))
     lost = [late._caught(d, float(d)) for d in (20, 30, 40)]
     assert lost[0] == pytest.approx(lost[2], rel=0.05)  # losing the game costs the same however
     assert late._caught(0, 0.0) < lost[0]  # an undercut still helps
-    classic = dataclasses.replace(view, rules=Rules.preset("classic"))
+    classic = view._replace(rules=Rules.preset("classic"))
     assert _Decision(classic, params, random.Random(0)).worth is None
 
 

@@ -8,7 +8,6 @@ every rule variant; and no input line can crash the engine or change its state w
 from __future__ import annotations
 
 import copy
-import dataclasses
 import io
 import json
 import random
@@ -61,7 +60,7 @@ def ask(e: Engine, msg: dict[str, Any]) -> dict[str, Any]:
 def comparable(view: SeatView, h: Hand) -> SeatView:
     """While the opponent lays out after a knock, its known cards are provisional (see the doc)."""
     if h.phase is Phase.LAYOUT and h.knocker != view.seat:
-        return dataclasses.replace(view, opponent_known=0)
+        return view._replace(opponent_known=0)
     return view
 
 

@@ -13,11 +13,10 @@ import the words without importing the engine, and no two core modules import ea
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from enum import Enum
 
-from .actions import Action, Kind
+from .actions import ACTIONS, STOCK, Action, Kind
 from .cards import card_str
 
 #: ``Hand.current`` while nobody acts: before the deal (the chance step) and after the end.
@@ -96,30 +95,13 @@ class Event:
         return str(Action(k, self.card, self.meld, self.target))
 
 
-def slot_maker(cls: type, names: tuple[str, ...], fixed: tuple[tuple[str, object], ...] = ()) -> Callable[..., object]:
-    """``make(*values)``: a new frozen ``cls`` with ``names`` set to the values (and ``fixed``
-    fields to their constants) through its slot descriptors.
-
-    Why: the engine makes a Step and an Event or two per action, and a frozen dataclass's
-    ``__init__`` (``object.__setattr__`` by name) costs about twice as much as calling the
-    descriptors directly. Falls back to the class itself if its fields change.
-    """
-    if tuple(f.name for f in fields(cls)) != names + tuple(n for n, _ in fixed):
-        return cls
-    new = object.__new__
-    setters = tuple(cls.__dict__[n].__set__ for n in names)
-    args = ", ".join(f"a{i}" for i in range(len(names)))
-    body = "".join(f"    s{i}(o, a{i})\n" for i in range(len(names)))
-    body += "".join(f"    f{i}(o, v{i})\n" for i in range(len(fixed)))
-    namespace: dict[str, object] = {"new": new, "cls": cls, **{f"s{i}": s for i, s in enumerate(setters)}}
-    for i, (n, v) in enumerate(fixed):
-        namespace[f"f{i}"] = cls.__dict__[n].__set__
-        namespace[f"v{i}"] = v
-    exec(f"def make({args}):\n    o = new(cls)\n{body}    return o\n", namespace)  # noqa: S102 - our own field names
-    return namespace["make"]  # type: ignore[return-value]
+def _step_tables() -> tuple[tuple[tuple[Step, ...], ...], tuple[tuple[Step, ...], ...]]:
+    """Per seat, the history entry of each action (by integer code) and of each stock draw (by
+    card drawn). Steps are immutable, so every hand shares these and a step allocates nothing."""
+    steps = tuple(tuple(Step(seat, a) for a in ACTIONS) for seat in (0, 1))
+    draws = tuple(tuple(Step(seat, STOCK, c) for c in range(52)) for seat in (0, 1))
+    return steps, draws
 
 
-make_step: Callable[[int, Action, int], Step] = slot_maker(Step, ("seat", "action", "drawn"))  # type: ignore[assignment]
-make_event: Callable[[int, Kind, int, int, int], Event] = slot_maker(  # type: ignore[assignment]
-    Event, ("seat", "kind", "card", "meld", "target"), (("label", ""),)
-)
+#: ``STEPS[seat][code]``: ``Step(seat, ACTIONS[code])``; ``STOCK_STEPS[seat][card]``: the draw of ``card``.
+STEPS, STOCK_STEPS = _step_tables()

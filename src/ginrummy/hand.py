@@ -54,7 +54,7 @@ from .actions import (
 )
 from .cards import FULL_DECK, Card, card_str, cards_of
 from .errors import IllegalActionError, NotationError
-from .events import CHANCE, LAYOUT_PHASES, Phase, Step, make_step
+from .events import CHANCE, LAYOUT_PHASES, STEPS, STOCK_STEPS, Phase, Step
 from .layout import knocker_limit, layoff_targets, layout_action
 from .melds import (
     arrangements,
@@ -69,6 +69,8 @@ from .rules import Rules
 from .scoring import DEAD_HAND, HandResult, score_hand
 
 _ALL_CARDS = frozenset(range(52))
+#: ``_BITS(c)``: ``1 << c`` by table look-up.
+_BITS = tuple(1 << c for c in range(52)).__getitem__
 
 # Enum members as module constants for the hot paths. On Python 3.11 ``EnumType`` has a
 # ``__getattr__``, so every ``Phase.DRAW`` or ``Kind.STOCK`` costs about 0.1 us, and the
@@ -88,9 +90,6 @@ _K_DONE = Kind.DONE
 _K_KNOCK = Kind.KNOCK
 _K_LAYOFF = Kind.LAYOFF
 _K_MELD = Kind.MELD
-_K_PASS = Kind.PASS
-_K_PILE = Kind.PILE
-_K_STOCK = Kind.STOCK
 
 #: A refusal: (message in plain words with the numbers, rule name for programs), or None.
 Refusal = tuple[str, str] | None
@@ -112,7 +111,7 @@ def _build_discard_tables() -> list[list[tuple[Action, ...]]]:
     return tables
 
 
-_DISCARDS_IN_SUIT = _build_discard_tables()
+_D0, _D1, _D2, _D3 = _build_discard_tables()
 
 
 @dataclass
@@ -145,8 +144,8 @@ class Hand:
     taken: Card | None = None
     must_knock: bool = False
     first_thrower: dict[Card, int] = field(default_factory=dict)
-    #: How often each position (hands, pile, stock size, player to draw) was reached.
-    positions: dict[tuple[int, int, tuple[Card, ...], int, int], int] = field(default_factory=dict)
+    #: How often each position (hands, top discard, stock size, player to draw) was reached.
+    positions: dict[tuple[int, int, Card, int, int], int] = field(default_factory=dict)
     #: Per seat: cards the other seat saw it take from the discard pile.
     shown: list[int] = field(default_factory=lambda: [0, 0])
     #: Per seat: what that seat has seen of the history, kept step by step (see observation).
@@ -196,12 +195,11 @@ class Hand:
                 rule="deal",
             )
         self.deck = deck
-        nd, d = self.non_dealer, self.dealer
-        for seat, first in ((nd, 0), (d, 1)):
-            m = 0
-            for c in deck[first:20:2]:
-                m |= 1 << c
-            self.hands[seat] |= m
+        d = self.dealer
+        nd = 1 - d
+        # The cards are distinct (checked above), so the sum of their bits is their mask.
+        self.hands[nd] |= sum(map(_BITS, deck[0:20:2]))
+        self.hands[d] |= sum(map(_BITS, deck[1:20:2]))
         if self.rules.upcard:
             self.upcard = deck[20]
             self.pile = [deck[20]]
@@ -212,7 +210,7 @@ class Hand:
             self.hands[nd] |= 1 << deck[20]
             self.phase = _P_DISCARD
             self.current = nd
-        self.stock = list(reversed(deck[21:]))
+        self.stock = deck[:20:-1]  # deck[51] down to deck[21]: the top of the stock is deck[21]
         self.knock_limit = self.rules.hand_knock_limit(self.upcard)
 
     # ------------------------------------------------------------------ queries
@@ -265,11 +263,13 @@ class Hand:
 
     def _may_take_pile(self) -> bool:
         """Whether the top discard may be drawn now (throw-back: not one's own unless knocking)."""
-        top = self.top_discard
-        if top is None:
+        pile = self.pile
+        if not pile:
             return False
-        if self.rules.throw_back and self.first_thrower.get(top) == self.current:
-            return self._can_knock_with(self.hands[self.current] | 1 << top, 1 << top)
+        if self.rules.throw_back:
+            top = pile[-1]
+            if self.first_thrower.get(top) == self.current:
+                return self._can_knock_with(self.hands[self.current] | 1 << top, 1 << top)
         return True
 
     def _no_discard_mask(self) -> int:
@@ -312,6 +312,10 @@ class Hand:
         >>> [str(a) for a in h.legal_actions()]
         ['stock']
         """
+        return list(_LEGAL[self.phase](self))
+
+    def legal(self) -> tuple[Action, ...]:
+        """``legal_actions()`` as a tuple (what a view holds; made once, not copied)."""
         return _LEGAL[self.phase](self)
 
     def refusal(self, action: Action) -> Refusal:
@@ -403,12 +407,9 @@ class Hand:
         pile = self.pile
         top = pile[-1] if pile else -1
         drawn = _ACT[self.phase](self, a, seat)
-        step = make_step(seat, a, drawn)
+        step = STEPS[seat][a.code] if drawn < 0 else STOCK_STEPS[seat][drawn]
         self.history.append(step)
-        k = a.kind
-        # The event's card: the stock card for its drawer, the pile card taken (face up).
-        card = drawn if k is _K_STOCK else top if k is _K_PILE else a.card
-        record_step(self.infos, seat, k, card, a.meld, a.target, top)
+        record_step(self.infos, seat, a, drawn, top)
         return step
 
     def _repeated(self, to_draw: int) -> bool:
@@ -416,7 +417,10 @@ class Hand:
         limit = self.rules.repetition_limit
         if not limit:
             return False
-        key = (self.hands[0], self.hands[1], tuple(self.pile), len(self.stock), to_draw)
+        # Every turn within one stock size takes the top discard and throws one (a stock draw
+        # shrinks the stock), so all positions of one stock size share the pile below its top
+        # card: the top card stands for the whole pile, and no pile is copied or hashed.
+        key = (self.hands[0], self.hands[1], self.pile[-1], len(self.stock), to_draw)
         n = self.positions.get(key, 0) + 1
         self.positions[key] = n
         return n >= limit
@@ -557,8 +561,14 @@ def _canonical_or_refuse(action: Action) -> Action:
 # -- the first-turn upcard offer
 
 
-def _offer_legal(h: Hand) -> list[Action]:
-    return [PILE, PASS]
+_PILE_PASS = (PILE, PASS)
+_STOCK_PILE = (STOCK, PILE)
+_STOCK_ONLY = (STOCK,)
+_PASS_ONLY = (PASS,)
+
+
+def _offer_legal(h: Hand) -> tuple[Action, ...]:
+    return _PILE_PASS
 
 
 def _offer_refuse(h: Hand, a: Action) -> Refusal:
@@ -585,10 +595,10 @@ def _offer_act(h: Hand, a: Action, seat: int) -> int:
 # -- the draw
 
 
-def _draw_legal(h: Hand) -> list[Action]:
+def _draw_legal(h: Hand) -> tuple[Action, ...]:
     if not h.stock_only and h._may_take_pile():
-        return [STOCK, PILE]
-    return [STOCK]
+        return _STOCK_PILE
+    return _STOCK_ONLY
 
 
 def _draw_refuse(h: Hand, a: Action) -> Refusal:
@@ -630,24 +640,28 @@ def _draw_act(h: Hand, a: Action, seat: int) -> int:
 # -- the discard (or knock, or big gin)
 
 
-def _discard_legal(h: Hand) -> list[Action]:
+def _discard_legal(h: Hand) -> tuple[Action, ...]:
     hand = h.hands[h.current]
-    free = hand & ~h._no_discard_mask()
-    if h.must_knock:
-        out = []
-    else:
-        d = _DISCARDS_IN_SUIT
-        out = [*d[0][free & 8191], *d[1][free >> 13 & 8191], *d[2][free >> 26 & 8191], *d[3][free >> 39]]
+    free = hand if h.taken is None else hand & ~h._no_discard_mask()
     # Knock: deadwood of the 10 cards left after the face-down discard. The table search
     # says at once whether any discard gets there (most turns none does).
     limit = h.knock_limit
-    if min_deadwood_after_discard(hand) <= limit:
+    knock = min_deadwood_after_discard(hand) <= limit
+    big_gin = h.rules.big_gin and deadwood(hand) == 0
+    if h.must_knock:
+        out: list[Action] = []
+    else:
+        discards = _D0[free & 8191] + _D1[free >> 13 & 8191] + _D2[free >> 26 & 8191] + _D3[free >> 39]
+        if not knock and not big_gin:
+            return discards
+        out = list(discards)
+    if knock:
         for c in cards_of(free):
             if deadwood(hand & ~(1 << c)) <= limit:
                 out.append(KNOCK_ACTIONS[c])
-    if h.rules.big_gin and deadwood(hand) == 0:
+    if big_gin:
         out.append(BIG_GIN)
-    return out
+    return tuple(out)
 
 
 def _discard_refuse(h: Hand, a: Action) -> Refusal:
@@ -658,7 +672,7 @@ def _discard_refuse(h: Hand, a: Action) -> Refusal:
         verb = "knock with" if k is _K_KNOCK else "discard"
         if not hand >> c & 1:
             return f"cannot {verb} {card_str(c)}: it is not in your hand", "not_in_hand"
-        if h._no_discard_mask() >> c & 1:
+        if h.taken is not None and h._no_discard_mask() >> c & 1:
             return (
                 f"cannot {verb} {card_str(c)}: it was just taken from the discard pile, and a card taken "
                 "from the discard pile may not be discarded (face up or face down) on the same turn",
@@ -704,9 +718,10 @@ def _discard_act(h: Hand, a: Action, seat: int) -> int:
             h.first_thrower[c] = seat
         h.taken = None
         h.must_knock = False
-        if len(h.stock) <= h.rules.dead_hand_stock:
+        rules = h.rules
+        if len(h.stock) <= rules.dead_hand_stock:
             # Dead hand: the stock is down to its last cards and nobody knocked.
-            if h.rules.last_chance:
+            if rules.last_chance:
                 h.phase = _P_LAST_CHANCE
                 h.current = 1 - seat
             else:
@@ -732,8 +747,8 @@ def _discard_act(h: Hand, a: Action, seat: int) -> int:
 # -- the last-chance offer (variant): the last discard may be taken only to knock
 
 
-def _last_chance_legal(h: Hand) -> list[Action]:
-    return [PILE, PASS] if _last_chance_take(h) is None else [PASS]
+def _last_chance_legal(h: Hand) -> tuple[Action, ...]:
+    return _PILE_PASS if _last_chance_take(h) is None else _PASS_ONLY
 
 
 def _last_chance_take(h: Hand) -> Refusal:
@@ -769,7 +784,7 @@ def _last_chance_act(h: Hand, a: Action, seat: int) -> int:
 # -- the knocker's layout
 
 
-def _layout_legal(h: Hand) -> list[Action]:
+def _layout_legal(h: Hand) -> tuple[Action, ...]:
     # DONE (108) comes before every meld (109 + id), and melds_in gives melds in id order, so
     # the list is in integer order.
     rest = h.hands[h.current] & ~h._laid_mask(h.knocker_melds)
@@ -779,7 +794,7 @@ def _layout_legal(h: Hand) -> list[Action]:
         # A meld is offered only if the rest can still get within the limit.
         if deadwood(rest & ~m) <= limit:
             out.append(MELD_ACTIONS[m])
-    return out
+    return tuple(out)
 
 
 def _layout_refuse(h: Hand, a: Action) -> Refusal:
@@ -814,9 +829,9 @@ def _layout_act(h: Hand, a: Action, seat: int) -> int:
 # -- the defender's own melds
 
 
-def _defender_legal(h: Hand) -> list[Action]:
+def _defender_legal(h: Hand) -> tuple[Action, ...]:
     rest = h.hands[h.current] & ~h._laid_mask(h.defender_melds)
-    return [DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)]]
+    return (DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)])
 
 
 def _defender_refuse(h: Hand, a: Action) -> Refusal:
@@ -846,7 +861,7 @@ def _defender_act(h: Hand, a: Action, seat: int) -> int:
 # -- the defender's layoffs
 
 
-def _layoff_legal(h: Hand) -> list[Action]:
+def _layoff_legal(h: Hand) -> tuple[Action, ...]:
     # DONE (108) comes before every layoff (438 + 4 * card + meld), listed card by card.
     out = [DONE]
     rest = h._layoff_free(h.current)
@@ -859,7 +874,7 @@ def _layoff_legal(h: Hand) -> list[Action]:
             if x >> c & 1:
                 # Action.layoff also refuses a fifth target (no ten-card layout has one).
                 out.append(LAYOFF_ACTIONS[c * MAX_LAYOFF_TARGETS + t] if t < MAX_LAYOFF_TARGETS else Action.layoff(c, t))
-    return out
+    return tuple(out)
 
 
 def _layoff_refuse(h: Hand, a: Action) -> Refusal:
@@ -902,8 +917,8 @@ def _layoff_act(h: Hand, a: Action, seat: int) -> int:
 # -- before the deal and after the end nothing is legal
 
 
-def _none_legal(h: Hand) -> list[Action]:
-    return []
+def _none_legal(h: Hand) -> tuple[Action, ...]:
+    return ()
 
 
 def _deal_refuse(h: Hand, a: Action) -> Refusal:
@@ -918,7 +933,7 @@ def _no_act(h: Hand, a: Action, seat: int) -> int:
     raise IllegalActionError(f"{a} is not allowed in phase {h.phase.value}", rule="phase")
 
 
-_LEGAL: dict[Phase, Callable[[Hand], list[Action]]] = {
+_LEGAL: dict[Phase, Callable[[Hand], tuple[Action, ...]]] = {
     _P_DEAL: _none_legal,
     _P_OFFER: _offer_legal,
     _P_DRAW: _draw_legal,

@@ -300,9 +300,8 @@ def layout_action(view: SeatView, knocker_plan: Callable[[SeatView], list[int]] 
     legal = view.legal
     p = view.phase
     if p is _P_LAYOUT:
-        hidden = FULL_DECK & ~view.seen
         return _next_meld(view, knocker_plan(view), view.knocker_melds,
-                          lambda free: list(_knocker_plan(free, layout_limit(view), hidden)))
+                          lambda free: list(_knocker_plan(free, layout_limit(view), FULL_DECK & ~view.seen)))
     if p is _P_DEFENDER_LAYOUT:
         gin = knocker_is_gin(view)
         return _next_meld(view, defender_plan(view)[0], view.defender_melds,

@@ -20,12 +20,11 @@ the layoffs start. The knocker's face-down discard stays hidden from the defende
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from .actions import Action, Kind
+from .actions import ACTIONS, Action, Kind
 from .cards import card_str, cards_of
-from .events import Event, Phase, make_event, slot_maker
+from .events import Event, Phase
 from .rules import Rules
 
 _K_DISCARD = Kind.DISCARD
@@ -38,90 +37,107 @@ _K_STOCK = Kind.STOCK
 class InfoState:
     """What one seat has seen of a hand's history, kept step by step.
 
-    The engine records each step here as it plays it (:meth:`record`), so a view costs the
-    same at the hundredth move as at the first. Besides the seat's events it keeps what a
+    The engine records each step here as it plays it (:func:`record_step`), so a view costs
+    the same at the hundredth move as at the first. Besides the seat's events it keeps what a
     player reasons about the opponent from: the cards it discarded and took from the pile,
     the face-up cards it passed over (an upcard passed, a top discard left for the stock),
-    and how often it drew from the stock. Tuples are made once per step, on demand.
+    and how often it drew from the stock. Those three are tuples, grown when they change (a
+    view takes them as they are); the events are a list, made a tuple by the next view.
     """
 
-    __slots__ = ("seat", "_events", "_discards", "_taken", "_declined", "stock_draws", "_cache")
+    __slots__ = ("seat", "_events", "_events_t", "discards", "taken", "declined", "stock_draws")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self._events: list[Event] = []
-        self._discards: list[int] = []
-        self._taken: list[int] = []
-        self._declined: list[int] = []
+        self._events_t: tuple[Event, ...] = ()
+        #: The opponent's face-up discards, its pile takes, and the face-up cards it passed over.
+        self.discards: tuple[int, ...] = ()
+        self.taken: tuple[int, ...] = ()
+        self.declined: tuple[int, ...] = ()
         #: How often the opponent drew from the stock.
         self.stock_draws = 0
-        self._cache: tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
-
-    def snapshot(self) -> tuple[tuple[Event, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-        """(events, opponent discards, opponent pile takes, opponent declines) as tuples."""
-        snap = self._cache
-        if snap is None:
-            snap = self._cache = (tuple(self._events), tuple(self._discards), tuple(self._taken), tuple(self._declined))
-        return snap
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, InfoState):
             return NotImplemented
-        return (self.seat, self.stock_draws, self.snapshot()) == (other.seat, other.stock_draws, other.snapshot())
+        return (self.seat, self.stock_draws, self._events, self.discards, self.taken, self.declined) == (
+            other.seat, other.stock_draws, other._events, other.discards, other.taken, other.declined)
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def copy(self) -> InfoState:
         other = InfoState(self.seat)
         other._events = list(self._events)
-        other._discards = list(self._discards)
-        other._taken = list(self._taken)
-        other._declined = list(self._declined)
+        other._events_t = self._events_t
+        other.discards = self.discards
+        other.taken = self.taken
+        other.declined = self.declined
         other.stock_draws = self.stock_draws
-        other._cache = self._cache
         return other
 
 
-def record_step(infos: list[InfoState], seat: int, kind: Kind, card: int, meld: int, target: int, top: int) -> None:
+def record_step(infos: list[InfoState], seat: int, action: Action, drawn: int, top: int) -> None:
     """Record one step in both seats' information states, hiding what the other seat may not see.
 
-    ``card`` is the step's card as its actor saw it: the stock card drawn, the knock's
-    face-down discard, the pile card taken. ``top`` is the face-up pile card the step faced
-    (taken, passed or left for the stock), or -1. A public step gives one event both seats
-    share; the other seat also learns from it about its opponent.
+    ``drawn`` is the stock card drawn (or -1), seen by its drawer only; a knock's face-down
+    discard is seen by the knocker only; a pile take shows the card taken (``top``, the
+    face-up pile card the step faced, or -1) to both. A public step gives one event both
+    seats share; the other seat also learns from it about its opponent. Events come from
+    tables built once (one object per seat and action or card), so a step allocates nothing.
     """
     mine = infos[seat]
     other = infos[1 - seat]
-    mine._cache = other._cache = None
-    if kind is _K_STOCK:
-        mine._events.append(make_event(seat, kind, card, 0, -1))
-        other._events.append(_HIDDEN[seat][0])
+    kind = action.kind
+    # The commonest kinds first: a discard, then a draw.
+    if kind is _K_DISCARD:
+        ev = _PUBLIC_EVENTS[seat][action.code]
+        other.discards += (action.card,)
+    elif kind is _K_STOCK:
+        mine._events.append(_STOCK_EVENTS[seat][drawn])
+        other._events.append(_HIDDEN_STOCK[seat])
         other.stock_draws += 1
         if top >= 0:
-            other._declined.append(top)
+            other.declined += (top,)
         return
-    if kind is _K_KNOCK:
-        mine._events.append(make_event(seat, kind, card, 0, -1))
-        other._events.append(_HIDDEN[seat][1])
+    elif kind is _K_PILE:
+        ev = _PILE_EVENTS[seat][top]
+        other.taken += (top,)
+    elif kind is _K_KNOCK:
+        mine._events.append(_PUBLIC_EVENTS[seat][action.code])
+        other._events.append(_HIDDEN_KNOCK[seat])
         return
-    ev = make_event(seat, kind, card, meld, target)
+    else:
+        ev = _PUBLIC_EVENTS[seat][action.code]
+        if kind is _K_PASS and top >= 0:
+            other.declined += (top,)
     mine._events.append(ev)
     other._events.append(ev)
-    if kind is _K_DISCARD:
-        other._discards.append(card)
-    elif kind is _K_PILE:
-        other._taken.append(card)
-    elif kind is _K_PASS and top >= 0:
-        other._declined.append(top)
 
 
+def _event_tables() -> tuple[list[tuple[Event, ...]], list[tuple[Event, ...]], list[tuple[Event, ...]]]:
+    """Per seat: the event of each action as both seats see it (by integer code; a knock as the
+    knocker sees it), of each pile take and of each stock draw as the drawer sees it (by card)."""
+    public = [tuple(Event(s, a.kind, a.card, a.meld, a.target) for a in ACTIONS) for s in (0, 1)]
+    pile = [tuple(Event(s, Kind.PILE, c) for c in range(52)) for s in (0, 1)]
+    stock = [tuple(Event(s, Kind.STOCK, c) for c in range(52)) for s in (0, 1)]
+    return public, pile, stock
+
+
+_PUBLIC_EVENTS, _PILE_EVENTS, _STOCK_EVENTS = _event_tables()
+#: ``_BITS(c)``: ``1 << c`` by table look-up.
+_BITS = tuple(1 << c for c in range(52)).__getitem__
 #: Per seat, what the other seat sees of its stock draw and of its knock: no card.
-_HIDDEN = tuple((Event(seat, Kind.STOCK, -1), Event(seat, Kind.KNOCK, -1)) for seat in (0, 1))
+_HIDDEN_STOCK = tuple(Event(seat, Kind.STOCK, -1) for seat in (0, 1))
+_HIDDEN_KNOCK = tuple(Event(seat, Kind.KNOCK, -1) for seat in (0, 1))
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
-    """What one seat knows. Masks are 52-bit card masks."""
+class SeatView(NamedTuple):
+    """What one seat knows. Masks are 52-bit card masks.
+
+    An immutable record (a named tuple: the cheapest to build, and every decision gets one);
+    ``view._replace(field=...)`` gives a changed copy.
+    """
 
     seat: int
     dealer: int
@@ -171,9 +187,8 @@ class SeatView:
     def seen(self) -> int:
         """Cards whose place this seat knows: its hand, the discard pile, the opponent's known
         cards and its own face-down knock discard. Any other card may be the opponent's."""
-        m = self.hand | self.opponent_known
-        for c in self.pile:
-            m |= 1 << c
+        # The pile's cards are distinct, so the sum of their bits is their mask.
+        m = self.hand | self.opponent_known | sum(map(_BITS, self.pile))
         if self.knock_discard is not None:
             m |= 1 << self.knock_discard
         return m
@@ -212,14 +227,9 @@ class SeatView:
         }
 
 
-_VIEW_FIELDS = (
-    "seat", "dealer", "phase", "current", "rules", "knock_limit", "hand", "opponent_size", "opponent_known", "pile",
-    "upcard", "stock_size", "taken", "must_knock", "legal", "events", "knocker", "knock_discard", "knocker_melds",
-    "laid_on", "defender_melds", "layoffs", "result", "scores", "opponent_discards", "opponent_taken",
-    "opponent_declined", "opponent_stock_draws",
-)
-#: A new SeatView from its fields in order, a third of the time of ``SeatView(...)`` (see slot_maker).
-_make_view: Any = slot_maker(SeatView, _VIEW_FIELDS)
+#: ``_new_view(SeatView, values)``: a view from all its fields in order, without the keyword
+#: handling of ``SeatView(...)`` (a third of its time).
+_new_view = tuple.__new__
 
 
 class Table(Protocol):
@@ -246,7 +256,7 @@ class Table(Protocol):
     layoffs: list[tuple[int, int]]
     result: Any
 
-    def legal_actions(self) -> list[Action]: ...
+    def legal(self) -> tuple[Action, ...]: ...
 
 
 _P_LAYOUT = Phase.LAYOUT
@@ -291,41 +301,36 @@ def observe(hand: Table, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatVie
     Its cost does not grow with the hand's length: the history part comes from the seat's
     :class:`InfoState`, which the engine keeps up to date.
     """
-    if seat not in (0, 1):
+    if seat != 0 and seat != 1:
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     info = hand.infos[seat]
-    events, discards, taken, declined = info.snapshot()
-    mine = hand.current == seat
+    # The seat's events as a tuple, made once per length (the list only grows).
+    events = info._events_t
+    if len(events) != len(info._events):
+        events = info._events_t = tuple(info._events)
+    hands = hand.hands
+    opp = hands[1 - seat]
+    current = hand.current
     knocker = hand.knocker
-    view: SeatView = _make_view(
-        seat,
-        hand.dealer,
-        hand.phase,
-        hand.current,
-        hand.rules,
-        hand.knock_limit,
-        hand.hands[seat],
-        hand.hands[1 - seat].bit_count(),
-        hand.shown[1 - seat] & hand.hands[1 - seat] if knocker is None else opponent_known(hand, seat),
-        tuple(hand.pile),
-        hand.upcard,
-        len(hand.stock),
-        hand.taken if mine else None,
-        hand.must_knock if mine else False,
-        tuple(hand.legal_actions()) if mine else (),
-        events,
-        knocker,
-        hand.knock_discard if knocker == seat else None,
-        # Empty until a knock: skip the tuple() calls then (most of a hand).
-        tuple(hand.knocker_melds) if hand.knocker_melds else (),
-        tuple(hand.laid_on) if hand.laid_on else (),
-        tuple(hand.defender_melds) if hand.defender_melds else (),
-        tuple(hand.layoffs) if hand.layoffs else (),
-        hand.result,
-        scores,
-        discards,
-        taken,
-        declined,
-        info.stock_draws,
-    )
-    return view
+    if current == seat:
+        taken, must_knock, legal = hand.taken, hand.must_knock, hand.legal()
+    else:
+        taken, must_knock, legal = None, False, ()
+    knocker_melds: tuple[int, ...] = ()
+    laid_on: tuple[int, ...] = ()
+    defender_melds: tuple[int, ...] = ()
+    layoffs: tuple[tuple[int, int], ...] = ()
+    if knocker is None:
+        # Before a knock (most of a hand): nothing laid out, no face-down discard.
+        known, knock_discard = hand.shown[1 - seat] & opp, None
+    else:
+        known = opponent_known(hand, seat)
+        knock_discard = hand.knock_discard if knocker == seat else None
+        knocker_melds, laid_on = tuple(hand.knocker_melds), tuple(hand.laid_on)
+        defender_melds, layoffs = tuple(hand.defender_melds), tuple(hand.layoffs)
+    return _new_view(SeatView, (
+        seat, hand.dealer, hand.phase, current, hand.rules, hand.knock_limit, hands[seat], opp.bit_count(),
+        known, tuple(hand.pile), hand.upcard, len(hand.stock), taken, must_knock, legal, events, knocker,
+        knock_discard, knocker_melds, laid_on, defender_melds, layoffs, hand.result, scores, info.discards,
+        info.taken, info.declined, info.stock_draws,
+    ))

@@ -141,6 +141,29 @@ def _options(view: SeatView) -> tuple[list[int], dict[int, Action], bool]:
     return discards, knocks, big_gin
 
 
+def _allowed(view: SeatView) -> tuple[int, dict[int, Action], bool]:
+    """``_options`` as a mask: the cards this seat may discard now (or, when it may only knock,
+    knock with), the knock action of each card it may knock with, and whether big gin is allowed.
+
+    Most turns offer nothing but discards (the list is in integer order, so its last action
+    says so), and then every card of the hand unless one may not be thrown: no list is built.
+    """
+    legal = view.legal
+    if legal[-1].kind is _K_DISCARD:
+        hand = view.hand
+        if len(legal) == hand.bit_count():
+            return hand, {}, False
+        allowed = 0
+        for a in legal:
+            allowed |= 1 << a.card
+        return allowed, {}, False
+    discards, knocks, big_gin = _options(view)
+    allowed = 0
+    for c in discards or knocks:
+        allowed |= 1 << c
+    return allowed, knocks, big_gin
+
+
 def _can_take(legal: Sequence[Action]) -> bool:
     for a in legal:
         if a.kind is _K_PILE:
@@ -183,7 +206,7 @@ class _RulePlayer(Player):
         """The highest-value card of ``cards``; a tie is broken by this player's seeded RNG."""
         if len(cards) == 1:
             return cards[0]
-        top = max(CARD_VALUES[c] for c in cards)
+        top = max(map(CARD_VALUES.__getitem__, cards))
         ties = [c for c in cards if CARD_VALUES[c] == top]
         return ties[0] if len(ties) == 1 else self.rng.choice(ties)
 
@@ -221,23 +244,29 @@ class GreedyPlayer(_RulePlayer):
 
     name = "greedy"
 
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        #: (hand, its deadwood) left by this player's last discard: the hand it draws to next.
+        self._left: tuple[int, int] = (-1, 0)
+
     def wants(self, view: SeatView, card: int) -> bool:
         hand = view.hand
-        return min_deadwood_after_discard(hand | 1 << card) < deadwood(hand)
+        left, dead = self._left
+        return min_deadwood_after_discard(hand | 1 << card) < (dead if left == hand else deadwood(hand))
 
     def discard(self, view: SeatView) -> Action:
-        discards, knocks, big_gin = _options(view)
+        allowed, knocks, big_gin = _allowed(view)
         if big_gin:
             return BIG_GIN
         hand = view.hand
-        allowed = 0
-        for c in discards or knocks:
-            allowed |= 1 << c
         # If any knock is legal, the lowest-deadwood discard is one of them.
-        _, cards = best_discards(hand, hand & ~allowed)
+        dead, cards = best_discards(hand, hand & ~allowed)
         c = self._highest(cards)
         knock = knocks.get(c)
-        return knock if knock is not None else DISCARD_ACTIONS[c]
+        if knock is not None:
+            return knock
+        self._left = (hand & ~(1 << c), dead)
+        return DISCARD_ACTIONS[c]
 
 
 class SimplePlayer(_RulePlayer):
@@ -282,18 +311,18 @@ class SimplePlayer(_RulePlayer):
         return joins_meld(view.hand, card)
 
     def discard(self, view: SeatView) -> Action:
-        discards, knocks, big_gin = _options(view)
+        allowed, knocks, big_gin = _allowed(view)
         if big_gin:
             return BIG_GIN
         hand = view.hand
-        choice = self.choose_discard(hand, discards or list(knocks))
+        choice = self.choose_discard(hand, allowed)
         # The choice leaves the least deadwood, so if any knock is legal, knocking with it is.
         knock = knocks.get(choice)
         return knock if knock is not None else DISCARD_ACTIONS[choice]
 
-    def choose_discard(self, hand: int, allowed: Sequence[int]) -> int:
-        """The rule's discard among ``allowed``: one that leaves the least deadwood."""
-        ties = simple_discard_choices(hand, allowed)
+    def choose_discard(self, hand: int, allowed: int) -> int:
+        """The rule's discard among the cards of the mask ``allowed``: one that leaves the least deadwood."""
+        ties = _least_deadwood_discards(hand, allowed)
         return ties[0] if len(ties) == 1 else self.rng.choice(ties)
 
 
@@ -311,7 +340,12 @@ def simple_discard_choices(hand: int, allowed: Sequence[int]) -> list[int]:
     allowed_mask = 0
     for c in allowed:
         allowed_mask |= 1 << c
-    return sorted(best_discards(hand, hand & ~allowed_mask)[1])
+    return _least_deadwood_discards(hand, allowed_mask)
+
+
+def _least_deadwood_discards(hand: int, allowed: int) -> list[int]:
+    """The cards of the mask ``allowed`` whose discard leaves the least deadwood, lowest first."""
+    return sorted(best_discards(hand, hand & ~allowed)[1])
 
 
 class EasyPlayer(_RulePlayer):
