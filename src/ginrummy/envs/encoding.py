@@ -6,7 +6,7 @@ the hiding is done once, in :mod:`ginrummy.observation`. Card pieces have 52 ent
 ``suit * 13 + rank`` (suits s h d c, ace low), 1.0 where the card is in the piece. Values are
 plain counts and points (not scaled); every piece is float32.
 
-The observation (``OBSERVATION_SIZE`` = 736 numbers), in this order:
+The observation (``OBSERVATION_SIZE`` = 747 numbers), in this order:
 
 =====================  =====  ====================================================================
 piece                  size   what

@@ -44,10 +44,10 @@ AGENTS = ("player_0", "player_1")
 DEFAULT_ILLEGAL_REWARD = -100.0
 
 
-class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # noqa: N801 - PettingZoo's name
+class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name (its classes are untyped)
     """The AEC environment without wrappers (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "name": "gin_rummy_v0", "is_parallelizable": False, "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "gin_rummy_v0", "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, rules: Rules | str | dict[str, Any] | None = None, render_mode: str | None = None,
                  **options: Any) -> None:
@@ -88,7 +88,7 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # noqa: N801 - P
         self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos = {a: {} for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = AGENTS[self._episode.current]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -125,9 +125,9 @@ class raw_env(AECEnv[str, dict[str, np.ndarray], int | None]):  # noqa: N801 - P
         pass
 
 
-def env(illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], int | None]:
+def env(illegal_reward: float = DEFAULT_ILLEGAL_REWARD, **kwargs: Any) -> Any:
     """The wrapped environment (see the module docstring); ``kwargs`` go to :class:`raw_env`."""
-    e: AECEnv[str, dict[str, np.ndarray], int | None] = raw_env(**kwargs)
+    e = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=illegal_reward)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)

@@ -25,8 +25,8 @@ from __future__ import annotations
 from typing import Any, SupportsFloat
 
 import gymnasium as gym
-import numpy as np
 
+from ..actions import NUM_ACTIONS
 from ..errors import IllegalActionError
 from ..observation import observe
 from ..players import get_player
@@ -38,13 +38,13 @@ from .render import render_view
 from .spaces import observation_space, observe_seat
 from .wrappers import IllegalActionWrapper
 
-Obs = dict[str, np.ndarray]
+Obs = dict[str, Any]
 
 
-class GinRummyEnv(gym.Env[Obs, int]):
+class GinRummyEnv(gym.Env[Obs, Any]):
     """One seat of a two-player game against a built-in player (see the module docstring)."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(
         self,
@@ -64,8 +64,9 @@ class GinRummyEnv(gym.Env[Obs, int]):
         self.opponent_spec = opponent
         self.fixed_seat = seat
         self.render_mode = render_mode
-        self.observation_space = observation_space(self.config)
-        self.action_space = gym.spaces.Discrete(len(self.observation_space["action_mask"].low))
+        space = observation_space(self.config)
+        self.observation_space = space
+        self.action_space = gym.spaces.Discrete(NUM_ACTIONS)
         self._episode: Episode | None = None
         self._opponent: Player | None = None
         self._encoder: InfoStateEncoder | None = None
@@ -106,7 +107,7 @@ class GinRummyEnv(gym.Env[Obs, int]):
         reward += self._opponent_moves(info)
         return self._obs(), float(reward), ep.terminated, ep.truncated, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             return None
         return render_view(self.episode.view(self.seat))
@@ -152,7 +153,7 @@ class GinRummyEnv(gym.Env[Obs, int]):
             self._hands_seen += 1
 
 
-def make_env(illegal: str = "lose", illegal_reward: float = -100.0, **kwargs: Any) -> gym.Env[Obs, int]:
+def make_env(illegal: str = "lose", illegal_reward: float = -100.0, **kwargs: Any) -> gym.Env[Obs, Any]:
     """``GinRummy-v0``: :class:`GinRummyEnv` (``kwargs``) inside the illegal-action wrapper."""
     return IllegalActionWrapper(GinRummyEnv(**kwargs), policy=illegal, illegal_reward=illegal_reward)
 

@@ -27,13 +27,13 @@ import numpy as np
 from ..errors import IllegalActionError
 
 POLICIES = ("lose", "random", "raise")
-Obs = dict[str, np.ndarray]
+Obs = dict[str, Any]
 
 
-class IllegalActionWrapper(gym.Wrapper[Obs, int, Obs, int]):
+class IllegalActionWrapper(gym.Wrapper[Obs, Any, Obs, Any]):
     """Apply ``policy`` (``lose``, ``random`` or ``raise``) to illegal actions; see the module docstring."""
 
-    def __init__(self, env: gym.Env[Obs, int], policy: str = "lose", illegal_reward: float = -100.0) -> None:
+    def __init__(self, env: gym.Env[Obs, Any], policy: str = "lose", illegal_reward: float = -100.0) -> None:
         if policy not in POLICIES:
             raise ValueError(f"illegal-action policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         super().__init__(env)
@@ -52,7 +52,7 @@ class IllegalActionWrapper(gym.Wrapper[Obs, int, Obs, int]):
         self._ended = False
         return obs, info
 
-    def step(self, action: int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._ended:
             raise IllegalActionError("the episode ended on an illegal action: reset the environment", rule="hand_over")
         mask = self._mask
