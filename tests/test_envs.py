@@ -175,8 +175,9 @@ def test_gym_env_plays_the_opponent_and_reports_the_result() -> None:
         total += float(reward)
         assert not truncated
     result = env.episode.hand.result
-    assert result is not None and info["result"] == result.to_json()
-    assert total == (0 if result.winner is None else result.points if result.winner == 1 else -result.points)
+    assert result is not None and info["result"] == result.kind
+    points = 0 if result.winner is None else result.points if result.winner == 1 else -result.points
+    assert total == info["hand_points"] == points
     assert not obs["action_mask"].any()
 
 

@@ -76,6 +76,7 @@ The action mask has 1 exactly at ``Hand.legal_actions()`` (the view's ``legal``)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import numpy as np
@@ -153,13 +154,10 @@ _HIGH: Final = {
 
 # Card pieces filled from one array of masks: hand and upcard, then (after the pile) every piece
 # from opponent_known to defender_melds, which lie one after the other.
-_MASK_START: Final = OBSERVATION_SLICES["hand"].start
-_KNOWN_START: Final = OBSERVATION_SLICES["opponent_known"].start
 _DM_START: Final = OBSERVATION_SLICES["defender_melds"].start
 _PILE_START: Final = OBSERVATION_SLICES["pile"].start
 _PHASE_START: Final = OBSERVATION_SLICES["phase"].start
 _TAIL_START: Final = OBSERVATION_SLICES["my_turn"].start
-_ROWS: Final = np.arange(1, 53, dtype=np.float32)
 
 
 def observation_high() -> F32:
@@ -188,18 +186,8 @@ def _mask_of(cards: tuple[int, ...]) -> int:
     return m
 
 
-def _bits(masks: list[int]) -> NDArray[np.uint8]:
-    """52 bits of each mask, as one flat uint8 array (mask after mask)."""
-    a = np.array(masks, dtype="<u8")
-    return np.unpackbits(a.view(np.uint8), bitorder="little").reshape(len(masks), 64)[:, :52]
-
-
-def encode_observation(view: SeatView, out: F32 | None = None) -> F32:
-    """The seat's observation as a flat float32 array (layout in the module docstring)."""
-    o = np.zeros(OBSERVATION_SIZE, dtype=np.float32) if out is None else out
-    if out is not None:
-        o.fill(0.0)
-    kd = view.knock_discard
+def _card_masks(view: SeatView) -> list[int]:
+    """The 14 card pieces of a view as masks, in layout order (the pile's place left empty)."""
     km = list(view.knocker_melds)
     for t, extra in enumerate(view.laid_on):
         km[t] |= extra
@@ -207,9 +195,11 @@ def encode_observation(view: SeatView, out: F32 | None = None) -> F32:
     dm = 0
     for m in view.defender_melds:
         dm |= m
-    masks = [
+    kd = view.knock_discard
+    return [
         view.hand,
         0 if view.upcard is None else 1 << view.upcard,
+        0,
         view.opponent_known,
         _mask_of(view.opponent_taken),
         _mask_of(view.opponent_discards),
@@ -219,16 +209,12 @@ def encode_observation(view: SeatView, out: F32 | None = None) -> F32:
         *km,
         dm,
     ]
-    bits = _bits(masks)
-    o[_MASK_START : _MASK_START + 104] = bits[:2].ravel()
-    o[_KNOWN_START : _DM_START + 52] = bits[2:].ravel()
-    pile = view.pile
-    if pile:
-        o[_PILE_START + np.array(pile[::-1], dtype=np.intp)] = _ROWS[: len(pile)]
-    o[_PHASE_START + _PHASE_INDEX[view.phase]] = 1.0
+
+
+def _tail(view: SeatView) -> tuple[float | bool | int, ...]:
     seat = view.seat
     knocker = view.knocker
-    o[_TAIL_START : _TAIL_START + 10] = (
+    return (
         view.current == seat,
         view.dealer == seat,
         knocker == seat,
@@ -240,7 +226,57 @@ def encode_observation(view: SeatView, out: F32 | None = None) -> F32:
         view.scores[seat],
         view.scores[1 - seat],
     )
+
+
+_CARD_PIECES: Final = _DM_START // 52 + 1
+
+
+def encode_observations(views: Sequence[SeatView], out: F32 | None = None) -> F32:
+    """The observations of many views at once, shape (len(views), OBSERVATION_SIZE).
+
+    The numpy work is done once for the whole batch (one bit unpacking for every card piece of
+    every view, one scatter for the piles): per view only the Python reading of its fields is
+    left. Row ``i`` equals ``encode_observation(views[i])``.
+    """
+    n = len(views)
+    o = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32) if out is None else out
+    if out is not None:
+        o.fill(0.0)
+    if not n:
+        return o
+    masks: list[int] = []
+    tails = []
+    phases = []
+    rows: list[int] = []
+    cards: list[int] = []
+    depths: list[int] = []
+    for i, v in enumerate(views):
+        masks += _card_masks(v)
+        tails.append(_tail(v))
+        phases.append(_PHASE_INDEX[v.phase])
+        pile = v.pile
+        if pile:
+            k = len(pile)
+            rows += [i] * k
+            cards += pile[::-1]
+            depths += range(1, k + 1)
+    packed = np.array(masks, dtype="<u8").view(np.uint8)
+    bits = np.unpackbits(packed, bitorder="little").reshape(n, _CARD_PIECES, 64)[:, :, :52]
+    o[:, : _CARD_PIECES * 52] = bits.reshape(n, _CARD_PIECES * 52)
+    if rows:
+        o[rows, [_PILE_START + c for c in cards]] = depths
+    o[np.arange(n), [_PHASE_START + p for p in phases]] = 1.0
+    o[:, _TAIL_START : _TAIL_START + 10] = tails
     return o
+
+
+def encode_observation(view: SeatView, out: F32 | None = None) -> F32:
+    """The seat's observation as a flat float32 array (layout in the module docstring)."""
+    if out is None:
+        row: F32 = encode_observations([view])[0]
+        return row
+    encode_observations([view], out.reshape(1, OBSERVATION_SIZE))  # a view of ``out``
+    return out
 
 
 def pieces(obs: F32) -> dict[str, F32]:
@@ -248,6 +284,21 @@ def pieces(obs: F32) -> dict[str, F32]:
     out: dict[str, F32] = {name: obs[sl] for name, sl in OBSERVATION_SLICES.items()}
     out["knocker_melds"] = out["knocker_melds"].reshape(MAX_LAYOFF_TARGETS, 52)
     return out
+
+
+def action_masks(views: Sequence[SeatView]) -> I8:
+    """The action masks of many views at once, shape (len(views), NUM_ACTIONS)."""
+    m = np.zeros((len(views), NUM_ACTIONS), dtype=np.int8)
+    rows: list[int] = []
+    cols: list[int] = []
+    for i, v in enumerate(views):
+        legal = v.legal
+        if legal:
+            rows += [i] * len(legal)
+            cols += [a.code for a in legal]
+    if rows:
+        m[rows, cols] = 1
+    return m
 
 
 def action_mask(view: SeatView, out: I8 | None = None) -> I8:

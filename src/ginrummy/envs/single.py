@@ -11,7 +11,9 @@ the opponent is a built-in player by name (``random``, ``easy``, ``simple``, ``g
 only. Each ``step`` plays the agent's action, then the opponent's moves until the agent acts again
 or the episode ends; the reward is the agent's share of what those steps paid (rewards and the
 other options: :mod:`ginrummy.envs.game`; observations: :mod:`ginrummy.envs.encoding`). ``info``
-holds ``seat``, and ``result`` (the hand's result as plain data) when a hand has just ended.
+holds ``seat`` and, when a hand has just ended, ``result`` (its kind: knock, undercut, gin, big_gin
+or dead) and ``hand_points`` (its points for the agent: won positive, lost negative), plain
+values that Gymnasium's vector environments can stack.
 
 :class:`GinRummyEnv` itself raises the engine's :class:`~ginrummy.errors.IllegalActionError`
 on an illegal action and changes nothing; ``gymnasium.make("GinRummy-v0")`` (:func:`make_env`)
@@ -28,7 +30,7 @@ import gymnasium as gym
 
 from ..actions import NUM_ACTIONS
 from ..errors import IllegalActionError
-from ..observation import observe
+from ..observation import SeatView, observe
 from ..players import get_player
 from ..players.base import Player
 from ..rules import Rules
@@ -81,6 +83,16 @@ class GinRummyEnv(gym.Env[Obs, Any]):
         return self._episode
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Obs, dict[str, Any]]:
+        info = self.begin(seed)
+        return self._obs(), info
+
+    def step(self, action: int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+        reward, terminated, truncated, info = self.advance(action)
+        return self._obs(), reward, terminated, truncated, info
+
+    def begin(self, seed: int | None = None) -> dict[str, Any]:
+        """``reset`` without building the observation (the vector environment builds them all at
+        once); returns the info."""
         super().reset(seed=seed)
         rng = self.np_random
         match_seed = int(rng.integers(2**63))
@@ -94,9 +106,10 @@ class GinRummyEnv(gym.Env[Obs, Any]):
         self._hands_over = 0
         info: dict[str, Any] = {"seat": self.seat}
         self._opponent_moves(info)
-        return self._obs(), info
+        return info
 
-    def step(self, action: int) -> tuple[Obs, SupportsFloat, bool, bool, dict[str, Any]]:
+    def advance(self, action: int) -> tuple[float, bool, bool, dict[str, Any]]:
+        """``step`` without building the observation: (reward, terminated, truncated, info)."""
         ep = self.episode
         if not ep.over and ep.current != self.seat:
             raise IllegalActionError("not your turn", rule="turn")  # cannot happen between steps
@@ -105,7 +118,11 @@ class GinRummyEnv(gym.Env[Obs, Any]):
         reward = rewards[self.seat]
         self._note_hand(info)
         reward += self._opponent_moves(info)
-        return self._obs(), float(reward), ep.terminated, ep.truncated, info
+        return float(reward), ep.terminated, ep.truncated, info
+
+    def agent_view(self) -> SeatView:
+        """The agent's view now (what its observation is built from)."""
+        return self.episode.view(self.seat)
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -144,8 +161,10 @@ class GinRummyEnv(gym.Env[Obs, Any]):
         hands = ep.match.hands
         while self._hands_over < len(hands) and hands[self._hands_over].is_over:
             h = hands[self._hands_over]
-            assert h.result is not None
-            info["result"] = h.result.to_json()
+            r = h.result
+            assert r is not None
+            info["result"] = r.kind
+            info["hand_points"] = 0 if r.winner is None else r.points if r.winner == self.seat else -r.points
             player.hand_over(observe(h, opp, ep.match.scores))
             self._hands_over += 1
         while self._hands_seen < len(hands):
