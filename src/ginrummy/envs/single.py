@@ -20,6 +20,10 @@ on an illegal action and changes nothing; ``gymnasium.make("GinRummy-v0")`` (:fu
 wraps it in :class:`~ginrummy.envs.wrappers.IllegalActionWrapper` with ``illegal="lose"`` by
 default (the episode ends with ``illegal_reward``, -100); ``illegal="random"`` plays a random
 legal action instead and ``illegal="raise"`` leaves the error to the caller.
+
+An episode starts with the agent's first decision: with ``auto_layout`` a one-hand episode can end
+before it (the opponent takes the upcard and knocks at once); such a deal is replaced by the next
+one from the seed.
 """
 
 from __future__ import annotations
@@ -95,18 +99,22 @@ class GinRummyEnv(gym.Env[Obs, Any]):
         once); returns the info."""
         super().reset(seed=seed)
         rng = self.np_random
-        match_seed = int(rng.integers(2**63))
-        player_seed = int(rng.integers(2**63))
-        self.seat = int(rng.integers(2)) if self.fixed_seat is None else self.fixed_seat
-        spec = self.opponent_spec
-        self._opponent = get_player(spec, seed=player_seed) if isinstance(spec, str) else spec
-        self._episode = Episode(self.config, match_seed)
-        self._encoder = InfoStateEncoder(self.config.max_moves) if self.config.info_state else None
-        self._hands_seen = 0
-        self._hands_over = 0
-        info: dict[str, Any] = {"seat": self.seat}
-        self._opponent_moves(info)
-        return info
+        while True:
+            match_seed = int(rng.integers(2**63))
+            player_seed = int(rng.integers(2**63))
+            self.seat = int(rng.integers(2)) if self.fixed_seat is None else self.fixed_seat
+            spec = self.opponent_spec
+            self._opponent = get_player(spec, seed=player_seed) if isinstance(spec, str) else spec
+            self._episode = Episode(self.config, match_seed)
+            self._encoder = InfoStateEncoder(self.config.max_moves) if self.config.info_state else None
+            self._hands_seen = 0
+            self._hands_over = 0
+            info: dict[str, Any] = {"seat": self.seat}
+            self._opponent_moves(info)
+            # With automatic layouts a hand can end before the agent acts (the opponent takes the
+            # upcard and knocks): an episode must start with a decision, so that one is dealt again.
+            if not self.episode.over:
+                return info
 
     def advance(self, action: int) -> tuple[float, bool, bool, dict[str, Any]]:
         """``step`` without building the observation: (reward, terminated, truncated, info)."""
