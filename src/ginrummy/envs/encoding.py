@@ -186,29 +186,33 @@ def _mask_of(cards: tuple[int, ...]) -> int:
     return m
 
 
-def _card_masks(view: SeatView) -> list[int]:
-    """The 14 card pieces of a view as masks, in layout order (the pile's place left empty)."""
-    km = list(view.knocker_melds)
-    for t, extra in enumerate(view.laid_on):
-        km[t] |= extra
-    km += [0] * (MAX_LAYOFF_TARGETS - len(km))
+def _card_bits(view: SeatView) -> bytes:
+    """The 14 card pieces of a view (the pile's place left empty) as 728 bits, little-endian:
+    one Python integer of 14 masks of 52 bits, so numpy unpacks them in one call."""
+    km = view.knocker_melds
+    if km:
+        laid = view.laid_on
+        km = tuple(m | laid[t] if t < len(laid) else m for t, m in enumerate(km))
     dm = 0
     for m in view.defender_melds:
         dm |= m
     kd = view.knock_discard
-    return [
-        view.hand,
-        0 if view.upcard is None else 1 << view.upcard,
-        0,
-        view.opponent_known,
-        _mask_of(view.opponent_taken),
-        _mask_of(view.opponent_discards),
-        _mask_of(view.opponent_declined),
-        0 if view.taken is None else 1 << view.taken,
-        0 if kd is None else 1 << kd,
-        *km,
-        dm,
-    ]
+    up = view.upcard
+    taken = view.taken
+    x = (
+        view.hand
+        | (0 if up is None else 1 << (52 + up))
+        | view.opponent_known << 156
+        | _mask_of(view.opponent_taken) << 208
+        | _mask_of(view.opponent_discards) << 260
+        | _mask_of(view.opponent_declined) << 312
+        | (0 if taken is None else 1 << (364 + taken))
+        | (0 if kd is None else 1 << (416 + kd))
+        | dm << 676
+    )
+    for t, m in enumerate(km):
+        x |= m << (468 + 52 * t)
+    return x.to_bytes(91, "little")
 
 
 def _tail(view: SeatView) -> tuple[float | bool | int, ...]:
@@ -228,7 +232,9 @@ def _tail(view: SeatView) -> tuple[float | bool | int, ...]:
     )
 
 
-_CARD_PIECES: Final = _DM_START // 52 + 1
+_CARD_SIZE: Final = _DM_START + 52
+#: The phase piece of each phase, as a list (the phase and the tail are written in one go).
+_PHASE_ROWS: Final = tuple(tuple(float(i == j) for j in range(len(_PHASES))) for i in range(len(_PHASES)))
 
 
 def encode_observations(views: Sequence[SeatView], out: F32 | None = None) -> F32:
@@ -244,39 +250,47 @@ def encode_observations(views: Sequence[SeatView], out: F32 | None = None) -> F3
         o.fill(0.0)
     if not n:
         return o
-    masks: list[int] = []
+    packed: list[bytes] = []
     tails = []
-    phases = []
+    cols = []
     rows: list[int] = []
     cards: list[int] = []
     depths: list[int] = []
     for i, v in enumerate(views):
-        masks += _card_masks(v)
+        packed.append(_card_bits(v))
         tails.append(_tail(v))
-        phases.append(_PHASE_INDEX[v.phase])
+        cols.append(_PHASE_START + _PHASE_INDEX[v.phase])
         pile = v.pile
         if pile:
             k = len(pile)
             rows += [i] * k
-            cards += pile[::-1]
-            depths += range(1, k + 1)
-    packed = np.array(masks, dtype="<u8").view(np.uint8)
-    bits = np.unpackbits(packed, bitorder="little").reshape(n, _CARD_PIECES, 64)[:, :, :52]
-    o[:, : _CARD_PIECES * 52] = bits.reshape(n, _CARD_PIECES * 52)
+            cards += pile  # bottom first: the bottom card's place from the top is k
+            depths += range(k, 0, -1)
+    bits = np.unpackbits(np.frombuffer(b"".join(packed), dtype=np.uint8), bitorder="little")
+    o[:, :_CARD_SIZE] = bits.reshape(n, _CARD_SIZE)
     if rows:
-        o[rows, [_PILE_START + c for c in cards]] = depths
-    o[np.arange(n), [_PHASE_START + p for p in phases]] = 1.0
+        o[rows, np.array(cards) + _PILE_START] = depths
+    o[np.arange(n), cols] = 1.0
     o[:, _TAIL_START : _TAIL_START + 10] = tails
     return o
 
 
 def encode_observation(view: SeatView, out: F32 | None = None) -> F32:
-    """The seat's observation as a flat float32 array (layout in the module docstring)."""
-    if out is None:
-        row: F32 = encode_observations([view])[0]
-        return row
-    encode_observations([view], out.reshape(1, OBSERVATION_SIZE))  # a view of ``out``
-    return out
+    """The seat's observation as a flat float32 array (layout in the module docstring).
+
+    The same numbers as :func:`encode_observations` of one view, with scalar writes where a batch
+    of one would pay numpy's per-call cost for nothing.
+    """
+    o = np.empty(OBSERVATION_SIZE, dtype=np.float32) if out is None else out
+    o[:_CARD_SIZE] = np.unpackbits(np.frombuffer(_card_bits(view), dtype=np.uint8), bitorder="little")
+    pile = view.pile
+    if pile:
+        column = bytearray(52)
+        for depth, c in enumerate(reversed(pile), 1):
+            column[c] = depth
+        o[_PILE_START : _PILE_START + 52] = np.frombuffer(column, dtype=np.uint8)
+    o[_PHASE_START:] = [*_PHASE_ROWS[_PHASE_INDEX[view.phase]], *_tail(view)]
+    return o
 
 
 def pieces(obs: F32) -> dict[str, F32]:
@@ -303,12 +317,13 @@ def action_masks(views: Sequence[SeatView]) -> I8:
 
 def action_mask(view: SeatView, out: I8 | None = None) -> I8:
     """1 at each legal action's integer (``view.legal``, from ``Hand.legal_actions()``), else 0."""
-    m = np.zeros(NUM_ACTIONS, dtype=np.int8) if out is None else out
-    if out is not None:
-        m.fill(0)
-    if view.legal:
-        m[[int(a) for a in view.legal]] = 1
-    return m
+    flags = bytearray(NUM_ACTIONS)
+    for a in view.legal:
+        flags[a.code] = 1
+    if out is None:
+        return np.frombuffer(flags, dtype=np.int8)
+    out[:] = np.frombuffer(flags, dtype=np.int8)
+    return out
 
 
 def legal_of(mask: I8) -> list[int]:

@@ -93,6 +93,8 @@ class Episode:
         self.truncated = False
         #: Hand rewards paid so far, by seat (the game's bonuses are what is left at the end).
         self._paid = [0, 0]
+        #: The game scores (they change only when a hand ends).
+        self._scores = self.match.scores
         self._auto()
 
     @property
@@ -105,7 +107,7 @@ class Episode:
         return self.hand.current
 
     def view(self, seat: int) -> SeatView:
-        return observe(self.hand, seat, self.match.scores)
+        return observe(self.hand, seat, self._scores)
 
     def is_legal(self, action: int) -> bool:
         return not self.over and self.hand.is_legal(Action.from_int(action))
@@ -134,6 +136,7 @@ class Episode:
         if shaping:
             rewards[seat] += shaping * (before - deadwood(h.hands[seat]))
         if h.phase is _P_OVER:
+            self._scores = self.match.scores
             self._hand_over(rewards)
         elif len(h.history) >= self.config.max_moves:
             self.truncated = True
