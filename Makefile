@@ -13,10 +13,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[web,tui]'
 	touch $(STAMP)
 
-# The tests also need the dev tools, the peer engines they compare with (OpenSpiel, RLCard) and
+# The tests also need the dev tools, the peer engines they compare with (OpenSpiel, RLCard), the
+# environments' libraries (Gymnasium, PettingZoo), Ray for the arena's cluster backend and
 # Debian's chromium for the browser tests: installed here when missing (as root), else a clear stop.
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[web,tui,dev,peers]'
+	$(BIN)/python -m pip install -q -e '.[web,tui,dev,peers,envs,ray]'
 	@test -x /usr/bin/chromium || { \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Debian's chromium for the browser tests"; \

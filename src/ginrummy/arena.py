@@ -2,6 +2,7 @@
 
     ginrummy arena --p1 expert --p2 simple --rules eaai --games 2000 --seed 7 --workers 2
     ginrummy arena --p1 greedy --p2 simple --hands 10000 --json
+    ginrummy arena --p1 expert --p2 simple --games 20000 --backend ray --address ray://head:10001
 
 Why it is built this way:
 
@@ -16,6 +17,9 @@ Why it is built this way:
 - **Wilson interval.** A win rate near 0 or 1, or over few games, is where the usual
   normal-approximation interval fails; Wilson's 95% interval stays inside [0, 1] and is honest
   there. Dead hands are won by nobody, so hand win rates are over decided hands.
+- **Ray.** ``--backend ray`` runs the same chunks as Ray tasks (:mod:`ginrummy.arena_ray`), on a
+  new local instance or the cluster at ``--address``; by the previous point the counts are the
+  local backend's.
 - Players only ever see their :class:`~ginrummy.observation.SeatView` (the driver enforces it).
 """
 
@@ -233,9 +237,21 @@ class Progress:
             self.stream.flush()
 
 
-def run_arena(cfg: Config, workers: int = 1, progress: Progress | None = None) -> Tally:
-    """Play every pair of ``cfg`` on ``workers`` processes and return the summed counts."""
+def run_arena(cfg: Config, workers: int = 1, progress: Progress | None = None, backend: str = "local",
+              address: str | None = None) -> Tally:
+    """Play every pair of ``cfg`` on ``workers`` processes (or on Ray: ``backend="ray"``, the
+    cluster at ``address`` or a new local one) and return the summed counts."""
     total = Tally()
+    if backend == "ray":
+        from .arena_ray import ray_session, run_tasks
+
+        with ray_session(address) as cpus:
+            size = max(1, min(50, cfg.pairs // (cpus * 8)))
+            tasks = [(cfg, chunk) for chunk in _chunks(cfg.pairs, size)]
+            for part in run_tasks(_play_chunk, tasks, None if progress is None else
+                                  lambda i: progress.update(2 * len(tasks[i][1]))):
+                total.add(part)
+        return total
     size = max(1, min(50, cfg.pairs // max(1, workers * 8)))
     tasks = [(cfg, chunk) for chunk in _chunks(cfg.pairs, size)]
     if workers <= 1:
@@ -258,7 +274,7 @@ def run_arena(cfg: Config, workers: int = 1, progress: Progress | None = None) -
 # ---------------------------------------------------------------------------------------------
 
 
-def report(cfg: Config, t: Tally, elapsed: float, workers: int) -> dict[str, Any]:
+def report(cfg: Config, t: Tally, elapsed: float, workers: int, backend: str = "local") -> dict[str, Any]:
     """Plain data of a run: what ``--json`` prints and what the text report reads."""
     decided = t.p1.wins + t.p2.wins
     lo, hi = wilson(t.p1.wins, decided)
@@ -279,6 +295,7 @@ def report(cfg: Config, t: Tally, elapsed: float, workers: int) -> dict[str, Any
         "p1_points_per_hand": (t.p1.points - t.p2.points) / t.hands if t.hands else 0.0,
         "seconds": elapsed,
         "workers": workers,
+        "backend": backend,
         "players": {},
     }
     if cfg.mode == "games":
@@ -324,7 +341,8 @@ def format_report(r: dict[str, Any]) -> str:
         "undercut; undercut: its own knocks undercut"
     )
     lines.append(
-        f"dead hands {r['dead_hands']} of {r['hands_played']}; {r['seconds']:.1f} s on {r['workers']} worker(s)"
+        f"dead hands {r['dead_hands']} of {r['hands_played']}; {r['seconds']:.1f} s "
+        + ("on Ray" if r.get("backend") == "ray" else f"on {r['workers']} worker(s)")
     )
     return "\n".join(lines)
 
@@ -343,7 +361,10 @@ def configure(p: argparse.ArgumentParser) -> None:
     unit.add_argument("--hands", type=int, help="single hands to play instead of games (rounded up to pairs)")
     add_rule_options(p)
     p.add_argument("--seed", type=int, default=0, help="seed of every deal and player RNG (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
+    p.add_argument("--workers", type=int, default=1, help="worker processes (default 1; the local backend)")
+    p.add_argument("--backend", choices=["local", "ray"], default="local",
+                   help="where the games run: local processes (default) or a Ray cluster (needs ginrummy[ray])")
+    p.add_argument("--address", help="the Ray cluster to join (ray://host:10001 or host:6379; default: start Ray here)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="show a progress bar on stderr (default: when stderr is a terminal)")
@@ -352,6 +373,13 @@ def configure(p: argparse.ArgumentParser) -> None:
 def check(args: argparse.Namespace) -> None:
     """The rules as a whole, and the counts (a usage error before any game is played)."""
     rules_from_args(args)
+    if args.address is not None and args.backend != "ray":
+        raise ValueError("--address is the Ray cluster's: use it with --backend ray")
+    if args.backend == "ray":
+        import importlib.util
+
+        if importlib.util.find_spec("ray") is None:
+            raise ValueError("--backend ray needs Ray: pip install 'ginrummy[ray]'")
     for option in ("games", "hands", "workers"):
         value = getattr(args, option)
         if value is not None and value < 1:
@@ -365,9 +393,9 @@ def run(args: argparse.Namespace) -> int:
     cfg = Config(args.p1, args.p2, rules, mode, (count + 1) // 2, args.seed)
     progress = Progress(2 * cfg.pairs, mode, enabled=args.progress)
     t0 = time.perf_counter()
-    tally = run_arena(cfg, args.workers, progress)
+    tally = run_arena(cfg, args.workers, progress, backend=args.backend, address=args.address)
     progress.close()
-    r = report(cfg, tally, time.perf_counter() - t0, args.workers)
+    r = report(cfg, tally, time.perf_counter() - t0, args.workers, backend=args.backend)
     print(json.dumps(r) if args.json else format_report(r))
     return 0
 

@@ -1,0 +1,188 @@
+"""Environment steps per second: ours against OpenSpiel's and RLCard's gin rummy, in one run.
+
+    .venv/bin/python bench/envs.py                 # about a minute: --seconds 4 for each row
+    .venv/bin/python bench/envs.py --seconds 10 --batch 512 --json
+
+A step is one player decision: the acting player's observation and legal actions are produced,
+a legal action is drawn uniformly (the same Python ``random`` for every engine) and applied;
+chance (the deal, OpenSpiel's stock draws) and resets are timed but not counted. Rows:
+
+=========================  ===========================================================================
+row                        what one step does
+=========================  ===========================================================================
+ours: engine only          ``Hand.legal_actions()`` and ``Hand.apply`` (no observation)
+ours: PettingZoo AEC       ``gin_rummy_v0.raw_env``: ``observe`` (747 numbers + mask) and ``step``
+ours: batch of N           ``HandBatch`` of N self-play hands: one batched observation and mask for all
+OpenSpiel gin_rummy        C++ via pyspiel: ``observation_tensor``, ``legal_actions``, ``apply_action``
+OpenSpiel, cloned state    the same with ``state = state.clone()`` before each action, as a search
+                           or an environment that keeps its states does
+RLCard gin-rummy           ``env.step`` (it returns the next state's observation and legal actions)
+=========================  ===========================================================================
+
+The rules differ (OpenSpiel: one hand, gin 25, undercut 25, the wall; RLCard: no upcard offer,
+no layoffs; ours: the classic rules here), so a step is not the same work everywhere: the
+figures compare what each environment costs a learner per decision. Timing is CPU time of the
+process (this machine is shared; ``--wall`` switches to the wall clock). The goal of issue #22 is
+printed as met or MISSED: the PettingZoo environment faster than both peers, in pure Python,
+and the batch 10x faster than them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from ginrummy.envs import gin_rummy_v0
+from ginrummy.envs.vector import HandBatch
+from ginrummy.hand import new_hand
+from ginrummy.rules import Rules
+
+Clock = Callable[[], float]
+
+
+def _run(step: Callable[[], int], seconds: float, clock: Clock) -> float:
+    """Call ``step`` (it returns how many decisions it made) for ``seconds``: decisions per second."""
+    n = 0
+    t0 = clock()
+    while clock() - t0 < seconds:
+        for _ in range(50):
+            n += step()
+    return n / (clock() - t0)
+
+
+def ours_engine(rng: random.Random) -> Callable[[], int]:
+    state = {"h": new_hand(Rules(), 0, seed=0), "i": 0}
+
+    def step() -> int:
+        h = state["h"]
+        if h.is_over:  # type: ignore[union-attr]
+            state["i"] += 1  # type: ignore[operator]
+            h = state["h"] = new_hand(Rules(), state["i"] % 2, seed=state["i"])  # type: ignore[operator]
+        h.apply(rng.choice(h.legal_actions()))  # type: ignore[union-attr]
+        return 1
+
+    return step
+
+
+def ours_aec(rng: random.Random) -> Callable[[], int]:
+    env = gin_rummy_v0.raw_env()
+    env.reset(seed=0)
+
+    def step() -> int:
+        if env.episode.over:
+            env.reset()
+        obs = env.observe(env.agent_selection)
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        return 1
+
+    return step
+
+
+def ours_batch(n: int) -> Callable[[], int]:
+    batch = HandBatch(n, seed=0)
+    gen = np.random.default_rng(0)
+
+    def step() -> int:
+        # A uniform legal action per hand, drawn for the whole batch at once.
+        pick = (gen.random(batch.masks.shape) * batch.masks).argmax(axis=1)
+        batch.step(pick)
+        return n
+
+    return step
+
+
+def openspiel(rng: random.Random, clone: bool) -> Callable[[], int] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    holder = {"s": game.new_initial_state()}
+
+    def step() -> int:
+        s = holder["s"]
+        while s.is_chance_node() or s.is_terminal():
+            if s.is_terminal():
+                s = game.new_initial_state()
+            else:
+                s.apply_action(rng.choice(s.chance_outcomes())[0])
+        s.observation_tensor(s.current_player())
+        legal = s.legal_actions()
+        if clone:
+            s = s.clone()
+        s.apply_action(rng.choice(legal))
+        holder["s"] = s
+        return 1
+
+    return step
+
+
+def rlcard(rng: random.Random) -> Callable[[], int] | None:
+    try:
+        import rlcard as rl
+    except ImportError:
+        return None
+    env = rl.make("gin-rummy", config={"seed": 0})
+    holder: dict[str, Any] = {"state": env.reset()[0]}
+
+    def step() -> int:
+        state = holder["state"]
+        state, _ = env.step(rng.choice(list(state["legal_actions"])))
+        if env.is_over():
+            state, _ = env.reset()
+        holder["state"] = state
+        return 1
+
+    return step
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--seconds", type=float, default=4.0, help="time for each row (default 4)")
+    p.add_argument("--batch", type=int, default=256, help="hands in the batch row (default 256)")
+    p.add_argument("--wall", action="store_true", help="wall-clock time instead of CPU time")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = p.parse_args(argv)
+    clock: Clock = time.perf_counter if args.wall else time.process_time
+    rng = random.Random(0)
+    rows: list[tuple[str, Callable[[], int] | None]] = [
+        ("ours: engine only", ours_engine(rng)),
+        ("ours: PettingZoo AEC", ours_aec(rng)),
+        (f"ours: batch of {args.batch}", ours_batch(args.batch)),
+        ("OpenSpiel gin_rummy", openspiel(rng, clone=False)),
+        ("OpenSpiel, cloned state", openspiel(rng, clone=True)),
+        ("RLCard gin-rummy", rlcard(rng)),
+    ]
+    rates: dict[str, float] = {}
+    for name, step in rows:
+        if step is None:
+            print(f"{name}: not installed (pip install 'ginrummy[peers]'), skipped", file=sys.stderr)
+            continue
+        rates[name] = _run(step, args.seconds, clock)
+    if args.json:
+        print(json.dumps(rates))
+        return 0
+    peers = [k for k in rates if not k.startswith("ours")]
+    against = [k for k in ("OpenSpiel gin_rummy", "RLCard gin-rummy") if k in rates]
+    print(f"{'environment':28s}{'steps/s':>12s}" + "".join(f"{'x ' + k.split()[0]:>14s}" for k in against))
+    for name, rate in rates.items():
+        print(f"{name:28s}{rate:12.0f}" + "".join(f"{rate / rates[k]:14.2f}" for k in against))
+    aec, batch = rates["ours: PettingZoo AEC"], rates[f"ours: batch of {args.batch}"]
+    best_peer = max((rates[k] for k in peers), default=0.0)
+    if peers:
+        print(f"\ngoal: PettingZoo AEC faster than every peer row: {'met' if aec > best_peer else 'MISSED'} "
+              f"({aec / best_peer:.2f}x the fastest peer row)")
+        print(f"goal: the batch 10x every peer row: {'met' if batch > 10 * best_peer else 'MISSED'} "
+              f"({batch / best_peer:.2f}x the fastest peer row)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

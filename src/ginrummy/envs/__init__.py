@@ -1,0 +1,77 @@
+"""Environments for reinforcement learning and game-theory research, on the exact engine.
+
+- :mod:`ginrummy.envs.gin_rummy_v0`: a PettingZoo AEC environment for two seats.
+- :class:`~ginrummy.envs.single.GinRummyEnv`: a Gymnasium single-agent environment, you against a
+  built-in player; registered as ``GinRummy-v0`` (``gymnasium.make("GinRummy-v0")`` once this
+  package is imported, or ``gymnasium.make("ginrummy.envs:GinRummy-v0")``).
+- :mod:`ginrummy.envs.vector`: many hands stepped together (a Gymnasium ``VectorEnv``, a batch).
+- :mod:`ginrummy.envs.openspiel`: the OpenSpiel game ``python_ginrummy``.
+- :mod:`ginrummy.envs.encoding`: the observation's named pieces, the perfect-recall information
+  state and the action mask, with their tables; :mod:`ginrummy.envs.game`: the episode (one hand
+  or a whole game) and its reward options; :mod:`ginrummy.envs.resample`: deals a seat cannot
+  tell from the real one.
+
+Everything a seat is shown comes from its :class:`~ginrummy.observation.SeatView`, and every
+legal action from ``Hand.legal_actions()``: the environments re-implement no rule. The Gymnasium
+and PettingZoo parts need the ``envs`` extra (``pip install 'ginrummy[envs]'``), the OpenSpiel
+game the ``peers`` extra; this package imports each only when it is used.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from .encoding import OBSERVATION_PIECES, OBSERVATION_SIZE, action_mask, encode_info_state, encode_observation, pieces
+from .game import EnvConfig, Episode
+
+ENV_ID = "GinRummy-v0"
+
+#: Names this package gives from its submodules, imported when first asked for.
+_LAZY = {
+    "gin_rummy_v0": ("ginrummy.envs.gin_rummy_v0", None),
+    "GinRummyEnv": ("ginrummy.envs.single", "GinRummyEnv"),
+    "make_env": ("ginrummy.envs.single", "make_env"),
+    "IllegalActionWrapper": ("ginrummy.envs.wrappers", "IllegalActionWrapper"),
+    "GinRummyVectorEnv": ("ginrummy.envs.vector", "GinRummyVectorEnv"),
+    "HandBatch": ("ginrummy.envs.vector", "HandBatch"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'ginrummy.envs' has no attribute {name!r}")
+    module, attr = _LAZY[name]
+    m = importlib.import_module(module)
+    return m if attr is None else getattr(m, attr)
+
+
+def _register() -> None:
+    """Register ``GinRummy-v0`` with Gymnasium, if it is installed."""
+    try:
+        import gymnasium
+    except ImportError:
+        return
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="ginrummy.envs.single:make_env")
+
+
+_register()
+
+__all__ = [
+    "ENV_ID",
+    "OBSERVATION_PIECES",
+    "OBSERVATION_SIZE",
+    "EnvConfig",
+    "Episode",
+    "GinRummyEnv",
+    "GinRummyVectorEnv",
+    "HandBatch",
+    "IllegalActionWrapper",
+    "action_mask",
+    "encode_info_state",
+    "encode_observation",
+    "gin_rummy_v0",
+    "make_env",
+    "pieces",
+]
