@@ -278,13 +278,17 @@ def test_a_hand_played_by_taps_alone_with_a_knock(server: str, browser: Any) -> 
 
 
 def touch_drag(page: Any, points: list[tuple[float, float]]) -> None:
-    """A finger on the first point, moved through the others, lifted: real touch events (CDP)."""
+    """A finger on the first point, moved through the others, held still, lifted: real touch events (CDP).
+
+    The finger rests on the last point before it lifts: lifted while moving, Chrome reads a fling,
+    and the fling swallows the next tap (as on a phone)."""
     cdp = page.context.new_cdp_session(page)
+    points = points + [points[-1]] * 4
     kinds = ["touchStart"] + ["touchMove"] * (len(points) - 2) + ["touchEnd"]
     for kind, (x, y) in zip(kinds, points, strict=True):
         touch = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
         cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": touch})
-        page.wait_for_timeout(16)
+        page.wait_for_timeout(16 if kind == "touchMove" and (x, y) != points[-1] else 40)
     cdp.detach()
 
 
