@@ -47,7 +47,8 @@ LAYOUT = r"""
     if (!shown(e)) continue;
     const cs = getComputedStyle(e);
     const clips = cs.overflowX === "hidden" || cs.overflowX === "clip" || cs.textOverflow === "ellipsis";
-    if (clips && e.scrollWidth > e.clientWidth + 1) problems.push(`text cut in ${name(e)}: ${e.scrollWidth} px in ${e.clientWidth}`);
+    const field = e.matches("input, textarea, select");  // a field's value scrolls inside it by design
+    if (clips && !field && e.scrollWidth > e.clientWidth + 1) problems.push(`text cut in ${name(e)}: ${e.scrollWidth} px in ${e.clientWidth}`);
     const r = e.getBoundingClientRect();
     if (cs.position !== "fixed" && (r.right > width + 1 || r.left < -1) && !scroller(e))
       problems.push(`${name(e)} sticks out of the screen (${Math.round(r.left)} to ${Math.round(r.right)})`);
@@ -128,16 +129,24 @@ class Api:
 
     def finished_game(self) -> dict[str, Any]:
         """A game against the computer played to its end (game to 1: one hand) by the scripted person."""
-        game = self.call("POST", "/api/games", {"opponent": "simple", "rules": {"preset": "classic", "overrides": {"target": 1}}})
-        for _ in range(2000):
+        return self.play_until({"target": 1}, lambda s: s["game"]["status"] == "finished")
+
+    def defending(self) -> dict[str, Any]:
+        """A game where the computer has knocked and this seat is to lay out and lay off."""
+        return self.play_until({}, lambda s: s["view"]["phase"] in ("defender_layout", "layoff") and s["view"]["current"] == s["seat"])
+
+    def play_until(self, overrides: dict[str, Any], done: Any) -> dict[str, Any]:
+        game = self.call("POST", "/api/games", {"opponent": "simple", "rules": {"preset": "classic", "overrides": overrides}})
+        for _ in range(3000):
             s = self.call("GET", f"/api/games/{game['id']}/state", token=game["token"])
-            if s["game"]["status"] == "finished":
+            if done(s):
                 return dict(game)
+            assert s["game"]["status"] != "finished", "the game ended first"
             msg = autoplay.respond(s)
             if msg is not None:
                 path = {"action": "actions", "auto": "auto", "next": "next"}[msg["type"]]
                 self.call("POST", f"/api/games/{game['id']}/{path}", msg, game["token"])
-        raise AssertionError("the scripted game did not finish")
+        raise AssertionError("the scripted game did not get there")
 
 
 @pytest.mark.parametrize(("width", "height"), VIEWPORTS, ids=[f"{w}x{h}" for w, h in VIEWPORTS])
@@ -159,12 +168,38 @@ def test_every_page_fits_the_phone_and_every_control_can_be_tapped(server: str, 
     page.wait_for_selector("#pref-theme", state="visible")
     check_layout(page, width, "the start page with its options open")
 
+    # A friend's game: the invite link on the start page, then on the table until the friend comes.
+    page.select_option("#opponent", "human")
+    page.tap("#start")
+    page.wait_for_selector("#invite:not(.hidden)")
+    check_layout(page, width, "the start page's invite link")
+    page.tap("#go")
+    page.wait_for_selector("#invite-note:not(.hidden)")
+    check_layout(page, width, "the table waiting for a friend")
+
+    page.goto(server + "/")
+    page.wait_for_selector("#opponent option[value='simple']", state="attached")
     page.select_option("#opponent", "simple")
     page.tap("#start")
     page.wait_for_selector("#my-hand .card")
     wait_until(page, "document.querySelectorAll('#actions button').length > 0")
     check_layout(page, width, "the table")
     shot(page, f"table-{tag}")
+    page.tap("#hint")
+    page.wait_for_selector("#hints:not(.hidden)")
+    page.tap(".prefs-toggle")
+    page.tap("label:has(#pref-big)")  # large cards, the whole hand still on the screen
+    wait_until(page, "document.documentElement.dataset.big === '1'")
+    check_layout(page, width, "the table with large cards and the hints")
+    shot(page, f"table-big-{tag}")
+    page.tap("label:has(#pref-big)")
+
+    defend = Api(ctx, server).defending()
+    page.goto(server + defend["url"])
+    page.wait_for_selector("#laid .meldgroup")
+    wait_until(page, "document.querySelectorAll('#actions button').length > 0")
+    check_layout(page, width, "the table while laying off on the knocker's melds")
+    shot(page, f"layoff-{tag}")
 
     page.goto(server + done["url"])
     page.wait_for_selector("#final:not(.hidden)")
@@ -241,8 +276,12 @@ def wait_change(page: Any, before: int) -> None:
     wait_until(page, f"document.getElementById('handend').offsetParent !== null || (state && state.seq !== {before})", timeout=15)
 
 
-def test_a_hand_played_by_taps_alone_with_a_knock(server: str, browser: Any) -> None:
-    ctx = phone(browser, 390, 844)
+TAP_VIEWPORTS = [(390, 844), (844, 390)]
+
+
+@pytest.mark.parametrize(("width", "height"), TAP_VIEWPORTS, ids=[f"{w}x{h}" for w, h in TAP_VIEWPORTS])
+def test_a_hand_played_by_taps_alone_with_a_knock(server: str, browser: Any, width: int, height: int) -> None:
+    ctx = phone(browser, width, height)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -252,10 +291,15 @@ def test_a_hand_played_by_taps_alone_with_a_knock(server: str, browser: Any) -> 
     page.tap("#start")
     page.wait_for_selector("#my-hand .card")
     done: list[str] = []
+    phases: set[str] = set()
     for hand in range(1, 6):  # the random player rarely knocks first; a deal may still go to the stock's end
         for _ in range(300):
             if page.is_visible("#handend"):
                 break
+            phase = page.evaluate("state && state.view.current === state.seat ? state.view.phase : null")
+            if phase and phase not in phases:  # each step of a hand as it first shows: all of it fits
+                phases.add(phase)
+                check_layout(page, width, f"the table at the {phase} step")
             move = tap_turn(page)
             if move is None:
                 page.wait_for_timeout(30)
@@ -270,7 +314,8 @@ def test_a_hand_played_by_taps_alone_with_a_knock(server: str, browser: Any) -> 
         wait_until(page, f"state && state.game.hand_no === {hand + 1}")
     assert "discard" in done and "stock" in done
     assert "knock" in done or "gin" in done, f"no knock in five hands: {done}"
-    shot(page, "phone-knocked")
+    check_layout(page, width, "the table after the knock")
+    shot(page, f"knocked-{width}x{height}")
     text = page.inner_text("#explain")
     assert text and page.evaluate("state.view.result.kind") in ("knock", "gin", "undercut", "big_gin"), text
     assert errors == []
