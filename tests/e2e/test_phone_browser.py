@@ -35,7 +35,8 @@ MIN_TARGET = 40  # px each way: a fingertip (Apple asks 44 pt, Android 48 dp, WC
 LAYOUT = r"""
 (width) => {
   const problems = [];
-  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.dataset && e.dataset.card ? `[${e.dataset.card}]` : "")
+  const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "")
+    + (e.dataset && e.dataset.card ? `[${e.dataset.card}]` : "")
     + ` "${(e.textContent || e.value || "").trim().replace(/\s+/g, " ").slice(0, 24)}"`;
   const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0
     && e.checkVisibility({ visibilityProperty: true, opacityProperty: false }) && !e.closest(".visually-hidden, .skip"); };
@@ -48,15 +49,16 @@ LAYOUT = r"""
     const cs = getComputedStyle(e);
     const clips = cs.overflowX === "hidden" || cs.overflowX === "clip" || cs.textOverflow === "ellipsis";
     const field = e.matches("input, textarea, select");  // a field's value scrolls inside it by design
-    if (clips && !field && e.scrollWidth > e.clientWidth + 1) problems.push(`text cut in ${name(e)}: ${e.scrollWidth} px in ${e.clientWidth}`);
+    if (clips && !field && e.scrollWidth > e.clientWidth + 1)
+      problems.push(`text cut in ${name(e)}: ${e.scrollWidth} px in ${e.clientWidth}`);
     const r = e.getBoundingClientRect();
     if (cs.position !== "fixed" && (r.right > width + 1 || r.left < -1) && !scroller(e))
       problems.push(`${name(e)} sticks out of the screen (${Math.round(r.left)} to ${Math.round(r.right)})`);
   }
   // With a dialog open (the game's end) only its own controls are expected to take a tap.
   const scope = document.querySelector(".overlay:not(.hidden)") || document;
-  const targets = scope.querySelectorAll("button, a[href], select, input:not([type=checkbox]):not([type=radio]):not([type=hidden]), label:has(input), summary, "
-    + "#my-hand .card, .pilebox.clickable");
+  const targets = scope.querySelectorAll("button, a[href], select, label:has(input), summary, #my-hand .card, "
+    + ".pilebox.clickable, input:not([type=checkbox]):not([type=radio]):not([type=hidden])");
   for (const e of targets) {
     if (!shown(e)) continue;
     e.scrollIntoView({ block: "center", inline: "center" });
@@ -67,9 +69,13 @@ LAYOUT = r"""
     if (!mine) problems.push(`${name(e)} is covered at its centre by ${hit ? name(hit) : "nothing"}`);
     let w = r.width;
     const next = e.classList.contains("card") && e.nextElementSibling;
-    if (next) { const n = next.getBoundingClientRect(); if (Math.abs(n.top - r.top) < r.height / 2 && n.left > r.left) w = Math.min(w, n.left - r.left); }
+    if (next) {
+      const n = next.getBoundingClientRect();
+      if (Math.abs(n.top - r.top) < r.height / 2 && n.left > r.left) w = Math.min(w, n.left - r.left);
+    }
     const inline = e.tagName === "A" && !e.classList.contains("button") && e.closest("p, li, td") && !e.closest("nav");
-    if (!inline && (w < MIN || r.height < MIN)) problems.push(`${name(e)} is ${Math.round(w)}x${Math.round(r.height)} px, under ${MIN}`);
+    if (!inline && (w < MIN || r.height < MIN))
+      problems.push(`${name(e)} is ${Math.round(w)}x${Math.round(r.height)} px, under ${MIN}`);
   }
   window.scrollTo(0, 0);
   return problems;
@@ -133,7 +139,8 @@ class Api:
 
     def defending(self) -> dict[str, Any]:
         """A game where the computer has knocked and this seat is to lay out and lay off."""
-        return self.play_until({}, lambda s: s["view"]["phase"] in ("defender_layout", "layoff") and s["view"]["current"] == s["seat"])
+        return self.play_until({}, lambda s: s["view"]["phase"] in ("defender_layout", "layoff")
+                               and s["view"]["current"] == s["seat"])
 
     def play_until(self, overrides: dict[str, Any], done: Any) -> dict[str, Any]:
         game = self.call("POST", "/api/games", {"opponent": "simple", "rules": {"preset": "classic", "overrides": overrides}})
@@ -337,6 +344,9 @@ def touch_drag(page: Any, points: list[tuple[float, float]]) -> None:
     cdp.detach()
 
 
+BOXES = "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })"
+
+
 def test_the_hand_is_reordered_by_a_finger_drag(server: str, browser: Any) -> None:
     ctx = phone(browser, 360, 740)
     page = ctx.new_page()
@@ -347,14 +357,16 @@ def test_the_hand_is_reordered_by_a_finger_drag(server: str, browser: Any) -> No
     wait_until(page, "state && state.view.current === state.seat")
     page.wait_for_timeout(300)
     cards = page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)")
-    boxes = page.eval_on_selector_all("#my-hand .card", "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })")
+    boxes = page.eval_on_selector_all("#my-hand .card", BOXES)
     assert len({round(b[1]) for b in boxes}) == 2, "at 360 px the hand is two rows of whole cards"
     seq = page.evaluate("state.seq")
 
     # The first card (top row) dragged past the right half of the last one (bottom row): it goes last.
     x0, y0 = boxes[0][0] + boxes[0][2] / 2, boxes[0][1] + boxes[0][3] / 2
     lx, ly, lw, lh = boxes[-1]
-    path = [(x0, y0), (x0 + 4, y0 + 6), (x0 + 20, y0 + 30)] + [(x0 + (lx + lw - 6 - x0) * t / 5, y0 + (ly + lh / 2 - y0) * t / 5) for t in range(1, 6)]
+    tx, ty = lx + lw - 6, ly + lh / 2
+    path = [(x0, y0), (x0 + 4, y0 + 6), (x0 + 20, y0 + 30)]
+    path += [(x0 + (tx - x0) * t / 5, y0 + (ty - y0) * t / 5) for t in range(1, 6)]
     touch_drag(page, path + [path[-1]])
     page.wait_for_timeout(100)
     after = page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)")
@@ -366,7 +378,7 @@ def test_the_hand_is_reordered_by_a_finger_drag(server: str, browser: Any) -> No
     assert page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)") == after
 
     # Within the top row: the new first card dropped before the third.
-    boxes = page.eval_on_selector_all("#my-hand .card", "els => els.map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height]; })")
+    boxes = page.eval_on_selector_all("#my-hand .card", BOXES)
     x0, y0 = boxes[0][0] + boxes[0][2] / 2, boxes[0][1] + boxes[0][3] / 2
     tx = boxes[2][0] + boxes[2][2] * 0.25
     touch_drag(page, [(x0, y0), (x0 + 10, y0), (x0 + (tx - x0) / 2, y0 + 3), (tx, y0), (tx, y0)])
