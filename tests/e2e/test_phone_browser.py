@@ -112,7 +112,9 @@ def shot(page: Any, name: str) -> None:
 
 
 def check_layout(page: Any, width: int, where: str) -> None:
-    page.wait_for_timeout(100)  # fonts and the last redraw
+    """The layout at rest: after the last redraw and once every card that moves has landed."""
+    page.wait_for_timeout(100)
+    wait_until(page, "document.getAnimations().every((a) => a.playState !== 'running')", timeout=10)
     problems = page.evaluate(LAYOUT, width)
     assert problems == [], f"{where} at {width} px:\n  " + "\n  ".join(problems)
 
