@@ -95,10 +95,14 @@ const GR = (() => {
     four.onchange = () => { localStorage.setItem("gr.four", four.checked ? "1" : "0"); applyPrefs(); };
     const big = el("input", { type: "checkbox", id: "pref-big", checked: p.big });
     big.onchange = () => { localStorage.setItem("gr.big", big.checked ? "1" : "0"); applyPrefs(); };
+    // On a narrow screen the preferences fold away behind a button (CSS shows it under 960 px).
+    const toggle = el("button", { type: "button", class: "prefs-toggle", attrs: { "aria-expanded": "false", "aria-controls": "prefs" } }, "Options");
+    toggle.onclick = () => toggle.setAttribute("aria-expanded", String(box.classList.toggle("open")));
     fill(box,
       el("a", { class: "brand", href: "/" }, "\u2660\u2665 Gin Rummy"),
       el("nav", { attrs: { "aria-label": "Main" } }, links.map(([h, t]) => el("a", { href: h, attrs: { "aria-current": t === active ? "page" : null } }, t))),
-      el("div", { class: "prefs" },
+      toggle,
+      el("div", { class: "prefs", id: "prefs" },
         el("label", {}, "Theme ", theme),
         el("label", {}, four, " Four-colour suits"),
         el("label", {}, big, " Large cards")));

@@ -334,7 +334,34 @@ function prettyAction(a) {
   return a.replace(/\b([A2-9TJQK])([shdc])\b/g, (_, r, s) => GR.label(r + s));
 }
 
+// A tap (or click) selects a card; a second tap on the selected card discards it when that is
+// legal now (so a double-click discards too). A third tap on the same state within a moment is
+// ignored, so a quick double tap on a selected card sends one discard, not two.
+let tapped = { seq: null, at: 0 };
+function tapCard(c) {
+  const v = state.view;
+  if (selected === c && v.current === state.seat && v.phase === "discard" && v.legal.includes(c)) {
+    if (tapped.seq === state.seq && Date.now() - tapped.at < 1500) return;
+    tapped = { seq: state.seq, at: Date.now() };
+    act(c);
+    return;
+  }
+  selected = selected === c ? null : c;
+  render(state);
+}
+
+// Dragging a card (mouse, finger or pen) moves it in the hand's order.
+const handDrag = GR.dragReorder($("my-hand"), {
+  move: (code, index) => {
+    order = order.filter((x) => x !== code);
+    order.splice(index, 0, code);
+    saveOrder();
+  },
+  done: () => { if (state) render(state); },
+});
+
 function renderHand(v, m, gr) {
+  if (handDrag.active()) return;  // redrawn when the drag ends
   const box = GR.fill("my-hand");
   const meldOf = {};
   gr.melds.forEach((g, i) => g.forEach((c) => { meldOf[c] = i; }));
@@ -349,7 +376,6 @@ function renderHand(v, m, gr) {
     prev = group;
     const card = GR.cardEl(c, cls.join(" "));
     card.tabIndex = 0;
-    card.draggable = true;
     card.setAttribute("role", "button");
     card.setAttribute("aria-pressed", c === selected ? "true" : "false");
     card.setAttribute("aria-label", GR.name(c) + (group >= 0 ? `, in meld ${group + 1}` : ""));
@@ -359,22 +385,7 @@ function renderHand(v, m, gr) {
       bar.style.background = MELD_COLOURS[group % MELD_COLOURS.length];
       card.appendChild(bar);
     } else if (group === -2) card.appendChild(el("div", { class: "meldbar off", title: "to lay off" }));
-    card.onclick = () => { selected = selected === c ? null : c; render(state); };
-    card.ondblclick = () => { if (new Set(v.legal).has(c)) act(c); };
-    card.ondragstart = (e) => { e.dataTransfer.setData("text/plain", c); card.classList.add("dragging"); };
-    card.ondragend = () => card.classList.remove("dragging");
-    card.ondragover = (e) => e.preventDefault();
-    card.ondrop = (e) => {
-      e.preventDefault();
-      const from = e.dataTransfer.getData("text/plain");
-      if (!from || from === c) return;
-      const rect = card.getBoundingClientRect();
-      const after = e.clientX > rect.left + rect.width / 2;
-      order = order.filter((x) => x !== from);
-      order.splice(order.indexOf(c) + (after ? 1 : 0), 0, from);
-      saveOrder();
-      render(state);
-    };
+    card.onclick = () => tapCard(c);
     box.appendChild(card);
   });
 }
@@ -405,7 +416,7 @@ function renderActions(v, legal, mine) {
   if (legal.has("pass")) box.appendChild(button(v.phase === "last_chance" ? "Pass (dead hand)" : "Pass", "X", () => act("pass"), false, "pass"));
   if (v.phase === "discard") {
     if (selected && legal.has(selected)) box.appendChild(button(`Discard ${GR.label(selected)}`, "D", () => act(selected), true, "discard"));
-    else if (legal.size) box.append(el("span", { class: "muted" }, "Click a card, then Discard (or double-click it)"));
+    else if (legal.size) box.append(el("span", { class: "muted" }, "Tap a card, then Discard (or tap it again)"));
     const knocks = knockChoices(v);
     const gin = knocks.filter((k) => k.left === 0);
     if (gin.length) box.appendChild(button(`Gin! (discard ${GR.label(gin[0].card)} face down)`, "G", () => act(gin[0].action), true, "gin"));
