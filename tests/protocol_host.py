@@ -224,7 +224,7 @@ def play_seated_game(engines: Sequence[Any], game: Game, rng: random.Random, che
                 assert expect_ok(engines[seat].ask(msg), "sit_out") == {"type": "ok", "sits_out": True}
         for t, p in enumerate(game.current_pairings):
             h = game.tables[t]
-            ref = play_hand([engines[s] for s in p.seats], game.rules, p.dealer, rng, scores=game.hand_scores(t),
+            ref = play_hand([engines[s] for s in p.seats], game.hand_rules, p.dealer, rng, scores=game.hand_scores(t),
                             check_views=check_views, deck=list(h.deck))
             for step in ref.history:
                 game.apply(step.action, t)

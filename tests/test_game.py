@@ -231,9 +231,10 @@ def test_four_hand_views_carry_the_team_scores_and_the_game_ends_at_the_team_tar
             t, hs = g.where(s) or (0, 0)
             mine, theirs = g.scores[s % 2], g.scores[1 - s % 2]
             assert g.view(s).scores[hs] == mine and g.view(s).scores[1 - hs] == theirs
+            assert g.view(s).rules.target == 60  # the team target: the end of the seat's own game
         play_out(g, 0)
         play_out(g, 1)
-    assert max(g.scores) >= 60 and g.winner in (0, 1)
+    assert max(g.scores) >= 60 and g.winner in (0, 1) and g.rules.target == 100
 
 
 # -- the table session -----------------------------------------------------------------------------

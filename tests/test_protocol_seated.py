@@ -148,3 +148,13 @@ def test_engine_processes_play_a_whole_three_player_game() -> None:
         codes = [e.close() for e in engines]
     assert codes == [0, 0, 0] and game.is_over
     assert any(">" == d and '"sit_out"' in line for e in engines for d, line in e.log)
+
+
+def test_a_four_player_engine_weighs_the_score_against_the_team_target() -> None:
+    e = Engine(player_name="simple")
+    reply = ask(e, {"type": "new_game", "rules": {"preset": "classic", "overrides": {"team_target": 90}}, "players": 4})
+    assert reply["rules"] == {"preset": "classic", "overrides": {"team_target": 90}}  # the game's rules, as sent
+    hand = ["As", "2s", "3s", "4h", "5h", "6h", "7d", "8d", "9d", "Kc"]
+    ask(e, {"type": "new_hand", "seat": 0, "dealer": 1, "hand": hand, "upcard": "Qc", "scores": [40, 70]})
+    view = ask(e, {"type": "view"})["view"]
+    assert view["rules"]["overrides"]["target"] == 90 and view["scores"] == [40, 70]

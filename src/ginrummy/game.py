@@ -11,7 +11,10 @@ ledger says. No rule lives here: hands are the engine's, scores and rotation the
 
 A seat that does not play a hand (the dealer of a three-player hand; with four players, the
 other table's hand) sees nothing of it while it is played: its :class:`GameView` holds no
-card of that hand, only who plays whom and, once it is over, its result.
+card of that hand, only who plays whom and, once it is over, its result. A seat's view of the
+hand it plays carries the game score of the two at its table (with four players: their teams'),
+and with four players the hand's rules carry the team target as their ``target``, so a player
+weighs the score against the end of its own game.
 :class:`~ginrummy.match.Match` is the two-player game, with its two-player conveniences.
 
 >>> g = Game(Rules(), players=["Ann", "Bob", "Cy"], first_dealer=2, seed=1)
@@ -38,6 +41,12 @@ from .scoresheet import FinalResult, Ledger, ScoreSheet
 
 #: How many players a game may have.
 SEAT_COUNTS = (2, 3, 4)
+
+
+def hand_rules(rules: Rules, players: int) -> Rules:
+    """The rules each hand of a game is played with: the game's, except that with four players
+    ``target`` is the team target (a player's view of the score then points at its game's end)."""
+    return rules.replace(target=rules.team_target) if players == 4 else rules
 
 
 def hand_rng(seed: int, index: int) -> random.Random:
@@ -118,6 +127,8 @@ class Game:
         if n not in SEAT_COUNTS:
             raise ValueError(f"a game has two, three or four players, not {n}")
         self.rules = rules
+        #: The rules each hand is dealt with: the game's (with four players, ``target`` is the team target).
+        self.hand_rules = hand_rules(rules, n)
         self.seed: int = seed if seed is not None else random.SystemRandom().randrange(2**63)
         #: Whether the seed was given (a record without one cannot shuffle hands it lacks decks for).
         self.seed_given = seed is not None
@@ -233,7 +244,7 @@ class Game:
             raise ValueError(f"this deal has {len(pairings)} table(s), not {len(decks)} decks")
         hands = []
         for t, p in enumerate(pairings):
-            h = Hand(self.rules, p.dealer)
+            h = Hand(self.hand_rules, p.dealer)
             deck = None if decks is None else decks[t]
             if deck is None:
                 h.deal(rng=hand_rng(self.seed, len(self.hands)))
@@ -349,4 +360,4 @@ class Game:
         return self.sheet.final()
 
 
-__all__ = ["SEAT_COUNTS", "Game", "GameView", "cut_rng", "hand_rng"]
+__all__ = ["SEAT_COUNTS", "Game", "GameView", "cut_rng", "hand_rng", "hand_rules"]

@@ -41,6 +41,7 @@ from .cards import Card, card_str, cards_of, mask_of, parse_card
 from .commands import options
 from .errors import GinRummyError, IllegalActionError
 from .events import Phase
+from .game import hand_rules
 from .hand import Hand
 from .observation import SeatView, observe, opponent_known
 from .players import PLAYERS, get_player
@@ -391,7 +392,7 @@ class Engine:
         if type(players) is not int or players not in (2, 3, 4):
             raise ProtocolError(f"'players' must be 2, 3 or 4 (how many play the game), not {json.dumps(players)}")
         player = self._load_player(name, seed)
-        self.rules, self.player, self.player_name, self.seed, self.hand = rules, player, name, seed, None
+        self.rules, self.player, self.player_name, self.seed, self.hand = hand_rules(rules, players), player, name, seed, None
         self.players, self.sitting_out = players, None
         reply: Message = {"type": "ok", "rules": rules.to_json(), "player": name}
         if players != 2:
