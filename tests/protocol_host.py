@@ -24,6 +24,7 @@ from typing import Any
 from ginrummy.actions import Action, Kind
 from ginrummy.cards import card_str, cards_of
 from ginrummy.events import Phase, Step
+from ginrummy.game import Game
 from ginrummy.hand import Hand
 from ginrummy.observation import SeatView, observe
 from ginrummy.players.base import Player
@@ -201,6 +202,33 @@ def play_hand(
         if check_views:
             check_view(engines[s], h, s, scores)
     return h
+
+
+def play_seated_game(engines: Sequence[Any], game: Game, rng: random.Random, check_views: bool = True) -> None:
+    """Referee a whole game of three or four players, ``engines[seat]`` playing each game seat.
+
+    Each engine is told the game (``new_game`` with ``players``); in each deal a seat that sits
+    out is sent ``sit_out`` and nothing else, and each table's hand is played as any hand is,
+    between the two engines at it (in their hand seats, with their two scores). The referee is
+    ``game``: each table's hand is played on it too and must end the same way.
+    """
+    n = game.seats
+    for e in engines:
+        expect_ok(e.ask({"type": "new_game", "rules": game.rules.to_json(), "players": n}), "new_game")
+    while not game.is_over:
+        game.deal()
+        for seat in range(n):
+            if game.where(seat) is None:
+                p = game.current_pairings[0]
+                msg = {"type": "sit_out", "playing": list(p.seats), "dealt_by": p.dealt_by, "scores": list(game.scores)}
+                assert expect_ok(engines[seat].ask(msg), "sit_out") == {"type": "ok", "sits_out": True}
+        for t, p in enumerate(game.current_pairings):
+            h = game.tables[t]
+            ref = play_hand([engines[s] for s in p.seats], game.hand_rules, p.dealer, rng, scores=game.hand_scores(t),
+                            check_views=check_views, deck=list(h.deck))
+            for step in ref.history:
+                game.apply(step.action, t)
+            assert h.result == ref.result
 
 
 def check_view(engine: Any, h: Hand, seat: int, scores: tuple[int, int]) -> None:

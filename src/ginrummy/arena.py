@@ -3,6 +3,7 @@
     ginrummy arena --p1 expert --p2 simple --rules eaai --games 2000 --seed 7 --workers 2
     ginrummy arena --p1 greedy --p2 simple --hands 10000 --json
     ginrummy arena --p1 expert --p2 simple --games 20000 --backend ray --address ray://head:10001
+    ginrummy arena --players 3 --seats greedy,simple,easy --games 300   # see ginrummy.arena_seated
 
 Why it is built this way:
 
@@ -27,71 +28,29 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
-from typing import Any, TextIO
+from typing import Any
 
+from .arena_common import Progress, Side, wilson
+from .arena_common import count_clock as _count_clock
+from .arena_common import count_hand as _count_hand
+from .arena_common import derived as _derived
+from .arena_seated import run_seated_command
 from .commands.options import add_rule_options, rules_from_args
 from .hand import new_hand
 from .match import Match
 from .players import PLAYERS, get_player
 from .players.driver import Clock, play_game, play_hand
 from .rules import Rules
-from .scoring import HandResult
-
-Z95 = 1.959963984540054
-
-
-def wilson(wins: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion ``wins / n`` (default 95%).
-
-    >>> lo, hi = wilson(60, 100)
-    >>> round(lo, 3), round(hi, 3)
-    (0.502, 0.691)
-    >>> wilson(0, 0)
-    (0.0, 1.0)
-    """
-    if n <= 0:
-        return 0.0, 1.0
-    p = wins / n
-    z2 = z * z
-    denom = 1 + z2 / n
-    center = (p + z2 / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return max(0.0, center - half), min(1.0, center + half)
-
 
 # ---------------------------------------------------------------------------------------------
 # Tallies
 # ---------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Side:
-    """One player's counts over the whole run (whatever seat it sat in)."""
-
-    wins: int = 0
-    points: int = 0  # hand points won (before game, box and shutout bonuses)
-    total: int = 0  # final game totals, bonuses included (games mode)
-    knocks: int = 0  # hands it won by knocking (not gin)
-    gins: int = 0  # gin and big gin
-    big_gins: int = 0
-    undercuts: int = 0  # hands it won by undercutting the knocker
-    undercut_against: int = 0  # its knocks that were undercut
-    seconds: float = 0.0
-    decisions: int = 0
-    slowest: float = 0.0
-
-    def add(self, other: Side) -> None:
-        for name in ("wins", "points", "total", "knocks", "gins", "big_gins", "undercuts", "undercut_against",
-                     "seconds", "decisions"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.slowest = max(self.slowest, other.slowest)
 
 
 @dataclass
@@ -112,34 +71,6 @@ class Tally:
         self.p2.add(other.p2)
 
 
-def _count_hand(t: Tally, result: HandResult, sides: Sequence[Side]) -> None:
-    """Count one hand; ``sides[seat]`` is the Side of the player in that seat."""
-    t.hands += 1
-    if result.winner is None:
-        t.dead += 1
-        return
-    w = sides[result.winner]
-    w.points += result.points
-    if result.kind == "knock":
-        w.knocks += 1
-    elif result.kind in ("gin", "big_gin"):
-        w.gins += 1
-        if result.kind == "big_gin":
-            w.big_gins += 1
-    elif result.kind == "undercut":
-        w.undercuts += 1
-        assert result.knocker is not None
-        sides[result.knocker].undercut_against += 1
-
-
-def _count_clock(clock: Clock, sides: Sequence[Side]) -> None:
-    for seat in (0, 1):
-        s = sides[seat]
-        s.seconds += clock.seconds[seat]
-        s.decisions += clock.decisions[seat]
-        s.slowest = max(s.slowest, clock.slowest[seat])
-
-
 # ---------------------------------------------------------------------------------------------
 # Playing one pair
 # ---------------------------------------------------------------------------------------------
@@ -153,11 +84,6 @@ class Config:
     mode: str  # "games" or "hands"
     pairs: int
     seed: int
-
-
-def _derived(seed: int, index: int, what: str) -> int:
-    """A 63-bit number fixed by (seed, pair index, purpose): deals and player RNGs."""
-    return random.Random(f"ginrummy-arena:{seed}:{index}:{what}").getrandbits(63)
 
 
 def play_pair(cfg: Config, index: int) -> Tally:
@@ -203,38 +129,6 @@ def _play_chunk(task: tuple[Config, list[int]]) -> Tally:
 def _chunks(n: int, size: int) -> Iterator[list[int]]:
     for start in range(0, n, size):
         yield list(range(start, min(n, start + size)))
-
-
-class Progress:
-    """A one-line progress bar on stderr (only when it is a terminal, unless forced)."""
-
-    def __init__(self, total: int, unit: str, stream: TextIO | None = None, enabled: bool | None = None) -> None:
-        self.total = total
-        self.unit = unit
-        self.stream = stream or sys.stderr
-        self.enabled = self.stream.isatty() if enabled is None else enabled
-        self.done = 0
-        self.start = time.perf_counter()
-
-    def update(self, n: int) -> None:
-        self.done += n
-        if not self.enabled:
-            return
-        frac = self.done / self.total if self.total else 1.0
-        width = 30
-        filled = int(width * frac)
-        elapsed = time.perf_counter() - self.start
-        eta = elapsed / frac - elapsed if frac > 0 else 0.0
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.unit} "
-            f"{elapsed:5.1f}s, {eta:5.1f}s left "
-        )
-        self.stream.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            self.stream.write("\n")
-            self.stream.flush()
 
 
 def run_arena(cfg: Config, workers: int = 1, progress: Progress | None = None, backend: str = "local",
@@ -354,8 +248,14 @@ def format_report(r: dict[str, Any]) -> str:
 
 def configure(p: argparse.ArgumentParser) -> None:
     names = ", ".join(PLAYERS)
-    p.add_argument("--p1", required=True, choices=list(PLAYERS), metavar="P1", help=f"first player ({names})")
-    p.add_argument("--p2", required=True, choices=list(PLAYERS), metavar="P2", help=f"second player ({names})")
+    p.add_argument("--p1", choices=list(PLAYERS), metavar="P1", help=f"first player ({names})")
+    p.add_argument("--p2", choices=list(PLAYERS), metavar="P2", help=f"second player ({names})")
+    p.add_argument("--p3", choices=list(PLAYERS), metavar="P3", help="third player (three or four players)")
+    p.add_argument("--p4", choices=list(PLAYERS), metavar="P4", help="fourth player (four players: p1 and p3 "
+                   "against p2 and p4)")
+    p.add_argument("--seats", metavar="A,B[,C[,D]]", help="the players in seat order, comma-separated, "
+                   "instead of --p1 .. --p4")
+    p.add_argument("--players", type=int, choices=(2, 3, 4), help="how many play (default: as many as are named)")
     unit = p.add_mutually_exclusive_group()
     unit.add_argument("--games", type=int, help="whole games to play (default 200; rounded up to pairs)")
     unit.add_argument("--hands", type=int, help="single hands to play instead of games (rounded up to pairs)")
@@ -373,6 +273,9 @@ def configure(p: argparse.ArgumentParser) -> None:
 def check(args: argparse.Namespace) -> None:
     """The rules as a whole, and the counts (a usage error before any game is played)."""
     rules_from_args(args)
+    seats = seat_players(args)
+    if len(seats) > 2 and args.hands is not None:
+        raise ValueError(f"--hands plays single two-player hands; {len(seats)} players play whole games (--games)")
     if args.address is not None and args.backend != "ray":
         raise ValueError("--address is the Ray cluster's: use it with --backend ray")
     if args.backend == "ray":
@@ -386,11 +289,43 @@ def check(args: argparse.Namespace) -> None:
             raise ValueError(f"--{option} must be at least 1, not {value}")
 
 
+def seat_players(args: argparse.Namespace) -> list[str]:
+    """The players in seat order, from ``--seats`` or ``--p1`` .. ``--p4``, checked against ``--players``."""
+    named = [getattr(args, f"p{k}") for k in range(1, 5)]
+    if args.seats is not None:
+        if any(named):
+            raise ValueError("give the players either with --seats or with --p1 .. --p4, not both")
+        seats = [s.strip() for s in args.seats.split(",")]
+        for s in seats:
+            if s not in PLAYERS:
+                raise ValueError(f"--seats: unknown player {s[:40]!r}: choose from {', '.join(PLAYERS)}")
+    else:
+        while named and named[-1] is None:
+            named.pop()
+        if None in named:
+            missing = ", ".join(f"--p{k + 1}" for k, s in enumerate(named) if s is None)
+            raise ValueError(f"players are named in seat order: {missing} missing")
+        seats = list(named)
+    if len(seats) > 4:
+        raise ValueError(f"a game has two, three or four players, not {len(seats)}")
+    n = args.players if args.players is not None else max(2, len(seats))
+    if len(seats) != n:
+        raise ValueError(
+            f"{n} players play, but {len(seats)} {'is' if len(seats) == 1 else 'are'} named "
+            f"(name them with --p1 .. --p{n} or --seats)"
+        )
+    return seats
+
+
 def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
+    seats = seat_players(args)
+    if len(seats) > 2:
+        return run_seated_command(seats, rules, args.games if args.games is not None else 200, args.seed,
+                                  args.workers, as_json=args.json, progress=args.progress)
     mode = "hands" if args.hands is not None else "games"
     count = args.hands if args.hands is not None else (args.games if args.games is not None else 200)
-    cfg = Config(args.p1, args.p2, rules, mode, (count + 1) // 2, args.seed)
+    cfg = Config(seats[0], seats[1], rules, mode, (count + 1) // 2, args.seed)
     progress = Progress(2 * cfg.pairs, mode, enabled=args.progress)
     t0 = time.perf_counter()
     tally = run_arena(cfg, args.workers, progress, backend=args.backend, address=args.address)

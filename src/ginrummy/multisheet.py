@@ -43,6 +43,16 @@ from .scoresheet import Ledger, check_result
 from .scoring import HandKind, HandResult
 
 
+def team_names(players: Sequence[str]) -> tuple[str, str]:
+    """Each team's name: its players' names joined ("AC"), with " & " when a name is longer.
+
+    >>> team_names(['A', 'B', 'C', 'D']), team_names(['Ann', 'Bob', 'Cy', 'Di'])[0]
+    (('AC', 'BD'), 'Ann & Cy')
+    """
+    sep = "" if all(len(n) == 1 for n in players) else " & "
+    return sep.join((players[0], players[2])), sep.join((players[1], players[3]))
+
+
 @dataclass(frozen=True, slots=True)
 class SeatedResult:
     """One two-player hand of a bigger game: who played it and its result in hand seats.
@@ -293,4 +303,4 @@ class TeamSheet(Ledger[RoundResult]):
         return entry
 
 
-__all__ = ["RoundResult", "SeatedResult", "TeamSheet", "ThreeSheet"]
+__all__ = ["RoundResult", "SeatedResult", "TeamSheet", "ThreeSheet", "team_names"]

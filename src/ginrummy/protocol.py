@@ -41,6 +41,7 @@ from .cards import Card, card_str, cards_of, mask_of, parse_card
 from .commands import options
 from .errors import GinRummyError, IllegalActionError
 from .events import Phase
+from .game import hand_rules
 from .hand import Hand
 from .observation import SeatView, observe, opponent_known
 from .players import PLAYERS, get_player
@@ -308,6 +309,10 @@ class Engine:
     #: Extra player specs allowed in ``new_game`` (``module:Class`` given on the command line).
     extra_players: tuple[str, ...] = ()
     log: IO[str] | None = None
+    #: How many play the game (``new_game``'s ``players``): 2, 3 (the dealer sits out) or 4 (teams).
+    players: int = 2
+    #: What the host said in ``sit_out`` while the seat sits the hand out, else None.
+    sitting_out: Message | None = None
 
     # -- lines ------------------------------------------------------------------------------
 
@@ -383,9 +388,40 @@ class Engine:
         seed = msg.get("seed", self.seed)
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
             raise ProtocolError("'seed' must be a whole number or null")
+        players = msg.get("players", 2)
+        if type(players) is not int or players not in (2, 3, 4):
+            raise ProtocolError(f"'players' must be 2, 3 or 4 (how many play the game), not {json.dumps(players)}")
         player = self._load_player(name, seed)
-        self.rules, self.player, self.player_name, self.seed, self.hand = rules, player, name, seed, None
-        return {"type": "ok", "rules": rules.to_json(), "player": name}
+        self.rules, self.player, self.player_name, self.seed, self.hand = hand_rules(rules, players), player, name, seed, None
+        self.players, self.sitting_out = players, None
+        reply: Message = {"type": "ok", "rules": rules.to_json(), "player": name}
+        if players != 2:
+            reply["players"] = players
+        return reply
+
+    def on_sit_out(self, msg: Message) -> Message:
+        """The seat sits this hand out (three players: the dealer); it is told nothing of it."""
+        if self.players != 3:
+            raise ProtocolError(
+                f"in a {self.players}-player game every player plays every hand: no seat sits out "
+                "(send new_game with \"players\": 3 for the three-player game)",
+                rule="sits_out",
+            )
+        told: Message = {}
+        for key, size in (("playing", 2), ("scores", 3)):
+            if key in msg:
+                raw = msg[key]
+                if not (isinstance(raw, list) and len(raw) == size and all(type(v) is int for v in raw)):
+                    raise ProtocolError(f"'{key}' must be a list of {size} whole numbers")
+                told[key] = raw
+        if "playing" in told and (len(set(told["playing"])) != 2 or not set(told["playing"]) <= {0, 1, 2}):
+            raise ProtocolError("'playing' must name two different seats of 0, 1 and 2")
+        if "dealt_by" in msg:
+            if type(msg["dealt_by"]) is not int or msg["dealt_by"] not in (0, 1, 2):
+                raise ProtocolError("'dealt_by' must be the dealer's seat, 0, 1 or 2")
+            told["dealt_by"] = msg["dealt_by"]
+        self.hand, self.sitting_out = None, told
+        return {"type": "ok", "sits_out": True}
 
     def on_new_hand(self, msg: Message) -> Message:
         seat = _seat_field(msg, "seat")
@@ -415,6 +451,7 @@ class Engine:
         player.new_hand(seat)
         self.player = player
         self.hand = _SeatHand(seat, shadow, (scores[0], scores[1]))
+        self.sitting_out = None
         return {"type": "ok"}
 
     def on_event(self, msg: Message) -> Message:
@@ -578,6 +615,8 @@ class Engine:
         return {"type": "action", "action": str(action)}
 
     def on_view(self, msg: Message) -> Message:
+        if self.sitting_out is not None:
+            return {"type": "view", "view": None, "sits_out": True, "pending_layout": False}
         st = self._hand()
         return {"type": "view", "view": st.view().to_json(), "pending_layout": st.pending is not None}
 
@@ -622,6 +661,12 @@ class Engine:
     # -- helpers ----------------------------------------------------------------------------
 
     def _hand(self) -> _SeatHand:
+        if self.sitting_out is not None:
+            raise ProtocolError(
+                "this seat sits out this hand: it holds no cards and is told nothing of the hand "
+                "until the next new_hand",
+                rule="sits_out",
+            )
         if self.hand is None:
             raise ProtocolError("no hand in play: send new_hand first", rule="turn")
         return self.hand
@@ -660,6 +705,7 @@ _HANDLERS: dict[str, Callable[[Engine, Message], Message]] = {
     "hello": Engine.on_hello,
     "new_game": Engine.on_new_game,
     "new_hand": Engine.on_new_hand,
+    "sit_out": Engine.on_sit_out,
     "event": Engine.on_event,
     "go": Engine.on_go,
     "view": Engine.on_view,

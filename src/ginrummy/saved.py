@@ -42,7 +42,7 @@ class NothingToResume(GinRummyError):
     """No unfinished terminal game in the store."""
 
 
-class SavedTable(Table):
+class SavedTable(Table[Match]):
     """A table of a resumed (or undone) game: its first ``start_hand`` continues the hand in
     progress, telling the computer players which seat they play, instead of dealing a new one."""
 
@@ -67,7 +67,7 @@ class SavedTable(Table):
 class SavedGame:
     """One terminal game in the store, kept up to date with its table (see the module docstring)."""
 
-    def __init__(self, store: Store, row: GameRow, table: Table, *, actions: int, hands: int, undo: bool) -> None:
+    def __init__(self, store: Store, row: GameRow, table: Table[Match], *, actions: int, hands: int, undo: bool) -> None:
         self.store = store
         self.row = row
         self.table = table
@@ -86,7 +86,7 @@ class SavedGame:
     # -- opening ----------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, store: Store, table: Table, *, client: str, undo: bool = True) -> SavedGame:
+    def start(cls, store: Store, table: Table[Match], *, client: str, undo: bool = True) -> SavedGame:
         """Save the new game played on ``table`` (no hand played yet) from now on."""
         match = table.match
         if any(h.history for h in match.hands):
@@ -227,7 +227,7 @@ def open_store(path: str | Path | None) -> Store:
     return Store(path or DEFAULT_DB)
 
 
-def save_game(table: Table, db: str | Path | None = None, *, client: str = "tui", undo: bool = True) -> SavedGame:
+def save_game(table: Table[Match], db: str | Path | None = None, *, client: str = "tui", undo: bool = True) -> SavedGame:
     """Save the new game an app plays on ``table`` in the store at ``db``."""
     return SavedGame.start(open_store(db), table, client=client, undo=undo)
 

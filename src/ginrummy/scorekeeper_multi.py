@@ -29,7 +29,7 @@ from typing import Any
 
 from .dealing import Pairing
 from .errors import IllegalActionError, shown
-from .multisheet import RoundResult, SeatedResult, TeamSheet, ThreeSheet
+from .multisheet import RoundResult, SeatedResult, TeamSheet, ThreeSheet, team_names
 from .rules import Rules
 from .scorekeeper import (
     ScoreInputError,
@@ -49,16 +49,6 @@ from .scorekeeper import (
 #: The longest a player's name may be (it heads a column).
 MAX_NAME = 24
 INPUT_KEYS = frozenset({"players", "hands", "first_dealer"})
-
-
-def team_names(players: Sequence[str]) -> tuple[str, str]:
-    """Each team's name: its players' names joined ("AC"), with " & " when a name is longer.
-
-    >>> team_names(['A', 'B', 'C', 'D']), team_names(['Ann', 'Bob', 'Cy', 'Di'])[0]
-    (('AC', 'BD'), 'Ann & Cy')
-    """
-    sep = "" if all(len(n) == 1 for n in players) else " & "
-    return sep.join((players[0], players[2])), sep.join((players[1], players[3]))
 
 
 def _game_over(keeper: Any, number: int, names: Sequence[str]) -> ScoreInputError:

@@ -162,13 +162,13 @@ class FinalResult:
         elif len(self.totals) == 2:
             others = [t for s, t in enumerate(self.totals) if s != self.winner]
             out.append(
-                f"{names[self.winner]} win{'s' if names[self.winner] != 'You' else ''} "
+                f"{names[self.winner]} win{'' if names[self.winner] == 'You' or ' & ' in names[self.winner] else 's'} "
                 f"{self.totals[self.winner]} to {max(others)}, by {self.margin}."
             )
         else:
             order = sorted(range(len(self.totals)), key=lambda s: -self.totals[s])
             out.append(
-                f"{names[self.winner]} win{'s' if names[self.winner] != 'You' else ''}: "
+                f"{names[self.winner]} win{'' if names[self.winner] == 'You' or ' & ' in names[self.winner] else 's'}: "
                 + ", ".join(f"{names[s]} {self.totals[s]}" for s in order)
                 + f"; by {self.margin} over the next best."
             )

@@ -4,7 +4,10 @@ Every interactive front end (the terminal prompt, the terminal app, the web app)
 session: deal, let computer seats move, take a person's action, lay out by the default plan on
 request, tell computer players when a hand starts and ends, deal the next hand. It is written
 once here; front ends only render views and collect a person's input. Seats are a list, so the
-session does not care which seat is whose.
+session does not care which seat is whose, nor how many there are: a
+:class:`~ginrummy.game.Game` of three or four players runs the same way (:attr:`Table.acting`
+lists every seat to act, one per table in progress; a seat that sits a hand out is told so
+through the optional ``sit_out(game_view)`` hook and sees nothing of that hand).
 
 Computer players are anything with ``decide(view)`` (and the optional ``new_hand`` /
 ``hand_over`` hooks of :class:`ginrummy.players.base.Player`); they are handed their seat's
@@ -25,14 +28,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Generic, Protocol, TypeVar
 
 from .actions import Action
 from .errors import IllegalActionError
 from .events import LAYOUT_PHASES, Event, Step
+from .game import Game, GameView
 from .hand import Hand
 from .layout import layout_action
-from .match import Match
 from .observation import SeatView
 
 
@@ -56,19 +59,24 @@ class Seat:
         return self.computer or self.player is not None
 
 
-class Table:
-    """One game played at a table of seats; every action goes through ``Match.apply``.
+G = TypeVar("G", bound=Game)
 
-    ``before(seat, action)``, when given, is called with each checked action just before it is
-    applied: a server stores it there, so nothing is acknowledged that is not in its log.
+
+class Table(Generic[G]):
+    """One game played at a table of seats; every action goes through the game (``Game.act``).
+
+    ``match`` is a :class:`~ginrummy.match.Match` (two players) or any
+    :class:`~ginrummy.game.Game`, with one seat per player. ``before(seat, action)``, when given,
+    is called with each checked action just before it is applied: a server stores it there, so
+    nothing is acknowledged that is not in its log.
     """
 
     def __init__(
-        self, match: Match, seats: Sequence[Seat], before: Callable[[int, Action], None] | None = None
+        self, match: G, seats: Sequence[Seat], before: Callable[[int, Action], None] | None = None
     ) -> None:
-        if len(seats) != 2:
-            raise ValueError(f"this table seats two players, not {len(seats)}")
-        self.match = match
+        if len(seats) != match.seats:
+            raise ValueError(f"this table seats {match.seats} players, not {len(seats)}")
+        self.match: G = match
         self.seats = list(seats)
         self.before = before
 
@@ -83,21 +91,25 @@ class Table:
         return self.match.hand
 
     @property
+    def acting(self) -> tuple[int, ...]:
+        """Every seat to act now, one per table in progress (in table order)."""
+        return self.match.to_act
+
+    @property
     def to_act(self) -> int | None:
-        """The seat to act in the hand in progress, or None between hands and after the game."""
-        h = self.match.hand
-        return h.current if h is not None and not h.is_over else None
+        """The seat to act in the hand in progress (with two tables: the first), or None between
+        hands and after the game."""
+        acting = self.match.to_act
+        return acting[0] if acting else None
 
     @property
     def waiting_for(self) -> int | None:
-        """The person seat whose action the table waits for, or None."""
-        seat = self.to_act
-        return seat if seat is not None and not self.seats[seat].is_computer else None
+        """The person seat whose action the table waits for (the first, with two tables), or None."""
+        return next((s for s in self.match.to_act if not self.seats[s].is_computer), None)
 
     @property
     def computer_to_act(self) -> bool:
-        seat = self.to_act
-        return seat is not None and self.seats[seat].is_computer
+        return any(self.seats[s].is_computer for s in self.match.to_act)
 
     @property
     def can_deal(self) -> bool:
@@ -105,8 +117,12 @@ class Table:
         return not self.match.in_progress and not self.match.is_over
 
     def view(self, seat: int) -> SeatView:
-        """What ``seat`` may see now, with the game score."""
+        """What ``seat`` may see now of the hand it plays, with the game score."""
         return self.match.view(seat)
+
+    def game_view(self, seat: int) -> GameView:
+        """What ``seat`` may see of the whole game (a seat sitting a hand out: nothing of it)."""
+        return self.match.game_view(seat)
 
     def last_seen_by(self, seat: int) -> str:
         """The latest step of the hand as ``seat`` may read it (a hidden card left out), or ""."""
@@ -121,35 +137,55 @@ class Table:
     # -- playing -------------------------------------------------------------------------
 
     def start_hand(self, deck: Sequence[int] | None = None) -> Hand:
-        """Deal the next hand and tell each computer player which seat it plays."""
-        hand = self.match.start_hand(deck)
+        """Deal the next hand and tell each computer player which seat it plays (with four players
+        both tables are dealt, shuffled from the seed, and the last is returned)."""
+        self.deal(None if deck is None else [deck])
+        assert self.match.hand is not None
+        return self.match.hand
+
+    def deal(self, decks: Sequence[Sequence[int] | None] | None = None) -> tuple[Hand, ...]:
+        """Deal the next deal (one hand per table) and tell each computer player its hand seat,
+        or that it sits the deal out."""
+        game = self.match
+        game.deal(decks)
         for i, s in enumerate(self.seats):
-            hook = getattr(s.player, "new_hand", None)
-            if hook is not None:
-                hook(i)
-        return hand
+            at = game.where(i)
+            if at is not None:
+                hook = getattr(s.player, "new_hand", None)
+                if hook is not None:
+                    hook(at[1])
+            else:
+                hook = getattr(s.player, "sit_out", None)
+                if hook is not None:
+                    hook(game.game_view(i))
+        return game.tables
 
     def act(self, seat: int, action: Action | str | int) -> Step:
         """Play ``seat``'s action, checked by the rules (whose turn it is included)."""
-        h = self.match.hand
-        if h is None or h.is_over:
+        game = self.match
+        if not game.in_progress:
             raise IllegalActionError("no hand in progress: deal the next hand first", rule="deal")
         if not isinstance(action, Action):
             action = Action.parse(action) if isinstance(action, str) else Action.from_int(action)
-        h.verify(action, seat)
+        game.verify(seat, action)
         if self.before is not None:
             self.before(seat, action)
-        step = self.match.apply(action)
+        at = game.where(seat)
+        assert at is not None
+        h = game.tables[at[0]]
+        step = game.apply(action, at[0]) if at[0] else game.apply(action)
         if h.is_over:
-            for i, s in enumerate(self.seats):
-                hook = getattr(s.player, "hand_over", None)
+            for i in game.current_pairings[at[0]].seats:
+                hook = getattr(self.seats[i].player, "hand_over", None)
                 if hook is not None:
-                    hook(self.match.view(i))
+                    hook(game.view(i))
         return step
 
-    def computer_move(self) -> Step:
-        """One move of the computer seat to act (with a player of its own at the table)."""
-        seat = self.to_act
+    def computer_move(self, seat: int | None = None) -> Step:
+        """One move of a computer seat to act (default: the first seat to act) with a player of
+        its own at the table."""
+        if seat is None:
+            seat = self.to_act
         if seat is None:
             raise IllegalActionError("no hand in progress: nobody is to act", rule="deal")
         player = self.seats[seat].player
@@ -158,9 +194,12 @@ class Table:
         return self.act(seat, player.decide(self.view(seat)))
 
     def play_computers(self) -> None:
-        """Let computer seats with a player move until a person is to act or the hand ends."""
-        while self.computer_to_act and self.seats[self.to_act or 0].player is not None:
-            self.computer_move()
+        """Let computer seats with a player move until only people are to act or the deal ends."""
+        while True:
+            seat = next((s for s in self.match.to_act if self.seats[s].player is not None), None)
+            if seat is None:
+                return
+            self.computer_move(seat)
 
     def layout_plan(self, seat: int) -> list[Action]:
         """What :meth:`lay_out` would play for ``seat`` now, worked out on a copy of the hand
@@ -174,6 +213,6 @@ class Table:
     def lay_out(self, seat: int) -> list[Step]:
         """Play ``seat``'s default layout (:func:`ginrummy.layout.layout_action`) while it lays out."""
         steps = []
-        while self.to_act == seat and self.view(seat).phase in LAYOUT_PHASES:
+        while seat in self.match.to_act and self.view(seat).phase in LAYOUT_PHASES:
             steps.append(self.act(seat, layout_action(self.view(seat))))
         return steps

@@ -1,6 +1,7 @@
 """Regenerate the golden game records: ``.venv/bin/python tests/golden/generate.py``.
 
-Each case is a whole game (or one hand) played by the greedy test player under one rule set.
+Each case is a whole game (or one hand) played by the greedy test player under one rule set;
+two of them are games of three and of four players.
 Regenerate only on purpose (a rules change); the test checks the stored files replay exactly.
 """
 
@@ -12,7 +13,7 @@ from pathlib import Path
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 
-from golden_policy import play_game, play_hand  # noqa: E402
+from golden_policy import play_game, play_hand, play_seated_game  # noqa: E402
 
 from ginrummy.match import Match  # noqa: E402
 from ginrummy.record import dumps, match_to_record  # noqa: E402
@@ -37,7 +38,20 @@ CASES: dict[str, tuple[Rules, int]] = {
 }
 
 
+#: name -> (rules, seed, players): whole games of three and four players.
+SEATED: dict[str, tuple[Rules, int, tuple[str, ...]]] = {
+    "three_player_game": (Rules.preset("classic"), 2, ("North", "East", "South")),
+    "four_player_game": (
+        Rules.preset("classic", oklahoma=True, oklahoma_spade_double=True, oklahoma_extra_boxes=True), 2,
+        ("North", "East", "South", "West"),
+    ),
+}
+
+
 def build(name: str) -> str:
+    if name in SEATED:
+        rules, seed, players = SEATED[name]
+        return dumps(match_to_record(play_seated_game(rules, seed, players)))
     rules, seed = CASES[name]
     return dumps(match_to_record(play_game(rules, seed)))
 
@@ -49,7 +63,7 @@ def build_single_hand() -> str:
 
 
 def main() -> None:
-    for name in CASES:
+    for name in [*CASES, *SEATED]:
         (HERE / f"{name}.json").write_text(build(name), encoding="utf-8")
     (HERE / "single_hand.json").write_text(build_single_hand(), encoding="utf-8")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from ginrummy.actions import Action, Kind
 from ginrummy.events import Phase
+from ginrummy.game import Game
 from ginrummy.hand import Hand
 from ginrummy.match import Match
 from ginrummy.melds import best_discards, deadwood
@@ -58,3 +59,16 @@ def play_game(rules: Rules, seed: int, players: tuple[str, str] = ("North", "Sou
     while not m.is_over:
         play_hand(m)
     return m
+
+
+def play_seated_game(rules: Rules, seed: int, players: tuple[str, ...]) -> Game:
+    """A whole game of three or four players, each hand played out by the greedy player (with
+    four players: table 1's hand, then table 2's)."""
+    g = Game(rules, seed=seed, players=players)
+    while not g.is_over:
+        g.deal()
+        for t, h in enumerate(g.tables):
+            while not h.is_over:
+                for a in choose(h):
+                    g.apply(a, t)
+    return g

@@ -105,7 +105,7 @@ class Session:
     """
 
     def __init__(
-        self, table: Table, console: Console, *, person: int | None, delay: float | None = None,
+        self, table: Table[Match], console: Console, *, person: int | None, delay: float | None = None,
         sleep: Callable[[float], object] | None = None, game: SavedGame | None = None,
     ) -> None:
         self.table = table

@@ -19,6 +19,7 @@ from ..actions import Action
 from ..cards import cards_of
 from ..errors import IllegalActionError, NotationError
 from ..layout import LAYOUT_PHASES, layout_action
+from ..match import Match
 from ..observation import SeatView
 from ..players.hints import rank_actions
 from ..table import Table
@@ -89,7 +90,7 @@ class Prompt:
     def style(self) -> Style:
         return self.console.style
 
-    def choose(self, table: Table, seat: int) -> Action | Undo:
+    def choose(self, table: Table[Match], seat: int) -> Action | Undo:
         """The person's next action, or :data:`UNDO`; raises :class:`Leave` on quit or end of input."""
         view = table.view(seat)
         self.show(view)
@@ -122,7 +123,7 @@ class Prompt:
                 return Action.parse(text)
             self.console.tell(refusal)
 
-    def refuse(self, table: Table, seat: int, text: str) -> str | None:
+    def refuse(self, table: Table[Match], seat: int, text: str) -> str | None:
         """Why ``text`` is not a legal action now, in the engine's words (the rule and its numbers),
         or None if it is legal."""
         try:

@@ -78,7 +78,7 @@ class Room:
     rules_text: list[str] = field(init=False)
 
     #: The game's session: seats, turns, layouts; each action is stored before it is applied.
-    table: Table = field(init=False)
+    table: Table[Match] = field(init=False)
 
     def __post_init__(self) -> None:
         self.rules_json = self.match.rules.to_json()
