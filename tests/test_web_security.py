@@ -194,3 +194,13 @@ def test_every_html_route_is_scanned(client: TestClient) -> None:
         r = client.get(path)
         if r.headers.get("content-type", "").startswith("text/html"):
             assert path in scanned | static_pages, f"{path} answers HTML but is not scanned"
+
+
+def test_every_stylesheet_closes_each_block_it_opens() -> None:
+    """One unclosed block (a merge that lost a ``}``) silently swallows every rule after it."""
+    for css in sorted(STATIC.glob("*.css")):
+        depth = 0
+        for n, line in enumerate(css.read_text().splitlines(), 1):
+            depth += line.count("{") - line.count("}")
+            assert depth >= 0, f"{css.name}:{n} closes a block it never opened"
+        assert depth == 0, f"{css.name} leaves {depth} block(s) open"

@@ -111,10 +111,14 @@ def shot(page: Any, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+#: Every card that moves has landed (the table animates deals, draws and discards).
+AT_REST = "document.getAnimations().every((a) => a.playState !== 'running')"
+
+
 def check_layout(page: Any, width: int, where: str) -> None:
     """The layout at rest: after the last redraw and once every card that moves has landed."""
     page.wait_for_timeout(100)
-    wait_until(page, "document.getAnimations().every((a) => a.playState !== 'running')", timeout=10)
+    wait_until(page, AT_REST, timeout=10)
     problems = page.evaluate(LAYOUT, width)
     assert problems == [], f"{where} at {width} px:\n  " + "\n  ".join(problems)
 
@@ -359,6 +363,7 @@ def test_the_hand_is_reordered_by_a_finger_drag(server: str, browser: Any) -> No
     page.wait_for_selector("#my-hand .card")
     wait_until(page, "state && state.view.current === state.seat")
     page.wait_for_timeout(300)
+    wait_until(page, AT_REST, timeout=10)  # the deal has landed
     cards = page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)")
     boxes = page.eval_on_selector_all("#my-hand .card", BOXES)
     assert len({round(b[1]) for b in boxes}) == 2, "at 360 px the hand is two rows of whole cards"
@@ -373,7 +378,7 @@ def test_the_hand_is_reordered_by_a_finger_drag(server: str, browser: Any) -> No
     touch_drag(page, path + [path[-1]])
     page.wait_for_timeout(100)
     after = page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)")
-    assert after == cards[1:] + cards[:1]
+    assert after == cards[1:] + cards[:1], (cards, after)
     # A drag is not a tap: nothing was selected, no move was sent, and the order is kept on reload.
     assert page.locator("#my-hand .card.selected").count() == 0 and page.evaluate("state.seq") == seq
     page.reload()
