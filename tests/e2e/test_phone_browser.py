@@ -377,12 +377,15 @@ def test_the_hand_is_reordered_by_a_finger_drag(server: str, browser: Any) -> No
     path += [(x0 + (tx - x0) * t / 5, y0 + (ty - y0) * t / 5) for t in range(1, 6)]
     touch_drag(page, path + [path[-1]])
     page.wait_for_timeout(100)
+    wait_until(page, AT_REST, timeout=10)
     after = page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)")
     assert after == cards[1:] + cards[:1], (cards, after)
     # A drag is not a tap: nothing was selected, no move was sent, and the order is kept on reload.
     assert page.locator("#my-hand .card.selected").count() == 0 and page.evaluate("state.seq") == seq
     page.reload()
     page.wait_for_selector("#my-hand .card")
+    page.wait_for_timeout(300)
+    wait_until(page, AT_REST, timeout=10)  # a page opened before the first move deals out again
     assert page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)") == after
 
     # Within the top row: the new first card dropped before the third.
@@ -391,6 +394,7 @@ def test_the_hand_is_reordered_by_a_finger_drag(server: str, browser: Any) -> No
     tx = boxes[2][0] + boxes[2][2] * 0.25
     touch_drag(page, [(x0, y0), (x0 + 10, y0), (x0 + (tx - x0) / 2, y0 + 3), (tx, y0), (tx, y0)])
     page.wait_for_timeout(100)
+    wait_until(page, AT_REST, timeout=10)
     moved = page.eval_on_selector_all("#my-hand .card", "els => els.map(e => e.dataset.card)")
     assert moved == [after[1], after[0]] + after[2:]
     # A tap still selects; the keyboard still moves the selected card (Shift+arrow).
