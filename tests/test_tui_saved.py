@@ -215,3 +215,35 @@ def test_the_tui_command_checks_its_options_before_starting(tmp_path, capsys) ->
     for flag in ("--four-colour", "--ascii", "--light", "--resume", "--db", "--no-undo"):
         assert flag in out
     assert "u undo" in out and "q quit (asks whether to keep the game" in " ".join(out.split())
+
+
+def test_at_the_games_end_q_leaves_without_asking_and_the_game_is_in_the_history(tmp_path) -> None:
+    from ginrummy.rules import Rules
+    from test_tui_layout import KNOCKER
+
+    db = tmp_path / "g.sqlite3"
+
+    async def run() -> GinRummyApp:
+        app = make_app([KNOCKER], rules=Rules.preset("online", target=10))
+        app.keep(save_game(app.table, db))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("p")  # take 3d, knock with Kd, lay out the best: the game is won
+            await pick(pilot, app, "Kd")
+            await pilot.press("k")
+            await settle(pilot, app)
+            await pilot.press("a")
+            await settle(pilot, app)
+            assert app.match.is_over
+            await pilot.press("escape")  # from the score sheet to the table
+            await pilot.pause()
+            assert "The game is over: g for the score sheet, q to quit." in screen_text(app)
+            assert "n Next hand" not in footer_line(app) and "u Undo" not in footer_line(app)
+            await pilot.press("q")
+            await pilot.pause()
+            assert not app.is_running  # no question: the game is finished and kept
+        return app
+
+    app = asyncio.run(run())
+    assert [g.status for g in Store(db).list_games()] == ["finished"]
+    assert farewell(app) == (0, "The game is in the history: ginrummy history")

@@ -289,6 +289,8 @@ class GinRummyApp(App[int]):
         self.after_action()
 
     def prompt(self) -> str:
+        if self.match.is_over:
+            return "The game is over: g for the score sheet, q to quit."
         return prompt_line(self.view, self.opponent_name, self.style.markup)
 
     def warn(self, text: str) -> None:
