@@ -247,3 +247,35 @@ def test_at_the_games_end_q_leaves_without_asking_and_the_game_is_in_the_history
     app = asyncio.run(run())
     assert [g.status for g in Store(db).list_games()] == ["finished"]
     assert farewell(app) == (0, "The game is in the history: ginrummy history")
+
+
+def test_a_move_the_computer_answered_with_a_knock_cannot_be_taken_back(tmp_path) -> None:
+    """Sam's knock lays its cards open: undoing your move before it would let you play on
+    knowing them. Your own layout steps after the knock can still be taken back."""
+    from test_tui_layout import DEFENDER
+
+    db = tmp_path / "g.sqlite3"
+
+    async def run() -> None:
+        app = make_app([DEFENDER], moves=["pile", "knock Kd"])
+        app.keep(save_game(app.table, db))
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("x")  # you pass; Sam takes the upcard and knocks
+            await settle(pilot, app)
+            view = app.view
+            assert view.phase is Phase.DEFENDER_LAYOUT and view.knocker == 1 and view.knocker_melds
+            assert "u Undo" not in footer_line(app)
+            await pilot.press("u")
+            assert "Sam knocked after your last move and laid its melds open: a knock cannot go back" in notice(app)
+            assert app.view.phase is Phase.DEFENDER_LAYOUT and len(Store(db).list_games()) == 1
+            await pilot.press("enter")  # meld your three 2s
+            await settle(pilot, app)
+            melded = app.view.defender_melds
+            assert melded
+            await pilot.press("u")  # your own meld goes back
+            await settle(pilot, app)
+            assert app.view.phase is Phase.DEFENDER_LAYOUT and not app.view.defender_melds
+            assert app.lines[-1].startswith("Undone: your move meld")
+
+    asyncio.run(run())
