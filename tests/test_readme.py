@@ -52,3 +52,40 @@ def test_the_example_record_is_what_play_record_writes(tmp_path, capsys):
     assert (tmp_path / "r.json").read_text(encoding="utf-8") == (ROOT / target).read_text(encoding="utf-8"), (
         f"{target} is not what `ginrummy {' '.join(argv)}` writes: run it again to remake the file"
     )
+
+
+def test_the_readme_shows_the_terminal_apps_options():
+    shown = {a[0]: set() for a in commands()}
+    for argv in commands():
+        shown[argv[0]].update(w for w in argv[1:] if w.startswith("--"))
+    assert {"--four-colour", "--ascii", "--light", "--resume", "--db", "--no-undo"} <= shown["tui"]
+    assert {"--ascii", "--plain", "--resume", "--no-undo"} <= shown["play"] and "history" in shown
+
+
+def test_the_readme_terminal_games_start_and_are_kept_for_resume(tmp_path, monkeypatch, capsys):
+    """Each ``tui`` and ``play`` line of the README run for real, in order, in an empty folder:
+    the app is left at once (q, then y: keep it), the prompt at the end of input; each game is
+    kept, so the ``--resume`` lines find one to continue."""
+    import asyncio
+    import io
+
+    from ginrummy.tui import GinRummyApp
+
+    def leave(app: GinRummyApp) -> None:
+        async def go() -> None:
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                await pilot.press("q", "y")
+                await pilot.pause()
+
+        asyncio.run(go())
+
+    monkeypatch.setattr(GinRummyApp, "run", leave)
+    monkeypatch.chdir(tmp_path)
+    lines = [a for a in commands() if a[0] in ("tui", "play") and "--watch" not in a]
+    assert any("--resume" in a for a in lines)
+    for argv in lines:
+        monkeypatch.setattr("sys.stdin", io.StringIO(""))
+        assert main(argv) == 1, argv  # left unfinished
+        out = capsys.readouterr().out
+        assert "continues it." in out, (argv, out)

@@ -9,6 +9,7 @@ import asyncio
 from ginrummy.actions import Kind
 from ginrummy.layout import LAYOUT_PHASES
 from ginrummy.rules import Rules
+from ginrummy.saved import save_game
 from ginrummy.tui import GinRummyApp
 from ginrummy.tui_sheet import SheetScreen
 from ginrummy.tui_text import MIN_CONTRAST, CardStyle, contrast
@@ -120,8 +121,10 @@ def test_the_footer_fits_80_columns_and_shows_only_the_keys_legal_now() -> None:
 
     async def run() -> None:
         app = GinRummyApp(Rules.preset("classic"), opponent="simple", seed=4, delay=0.0)
+        app.keep(save_game(app.table, ":memory:"))  # a saved game: the footer offers u too
         async with app.run_test(size=(80, 24)) as pilot:
             turns = 0
+            undo_offered = 0
             for _ in range(300):
                 await settle(pilot, app)
                 hand = app.match.hand
@@ -138,6 +141,7 @@ def test_the_footer_fits_80_columns_and_shows_only_the_keys_legal_now() -> None:
                 for word, kind in words.items():
                     assert (word in line) == (kind in kinds), (word, line, view.phase)
                 assert ("a Best layout" in line) == (view.phase in LAYOUT_PHASES)
+                undo_offered += "u Undo" in line
                 turns += 1
                 if view.phase in LAYOUT_PHASES:
                     await pilot.press("a")
@@ -148,7 +152,7 @@ def test_the_footer_fits_80_columns_and_shows_only_the_keys_legal_now() -> None:
                 else:
                     await pilot.press("-" if view.hand.bit_count() == 11 else "0")
                     await pilot.press("d")
-            assert turns > 10 and app.match.hand is not None and app.match.hand.is_over
+            assert turns > 10 and undo_offered > 5 and app.match.hand is not None and app.match.hand.is_over
             await pilot.press("escape")
             assert "n Next hand" in footer_line(app) and len(footer_line(app)) <= 80
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from ginrummy.rules import Rules
+from ginrummy.saved import save_game
 from ginrummy.tui import GinRummyApp
 from ginrummy.tui_sheet import SheetScreen
 from ginrummy.tui_text import CardStyle
@@ -90,6 +91,18 @@ async def _defend_to_layoffs(app, pilot) -> None:  # type: ignore[no-untyped-def
     await pilot.press("h")
 
 
+def _saved(app: GinRummyApp) -> GinRummyApp:
+    """The app on a game saved in a store in memory (undo, the question on quitting)."""
+    app.keep(save_game(app.table, ":memory:"))
+    return app
+
+
+async def _take_and_quit(app, pilot) -> None:  # type: ignore[no-untyped-def]
+    await pilot.press("p")
+    await settle(pilot, app)
+    await pilot.press("q")
+
+
 async def _refused(app, pilot) -> None:  # type: ignore[no-untyped-def]
     await pilot.press("s")
 
@@ -101,6 +114,7 @@ CASES: dict[str, tuple[Callable[[], GinRummyApp], Steps]] = {
     "sheet_after_a_knock": (lambda: make_app([KNOCKER]), _knock_and_lay_out),
     "defender_layoff_choices": (lambda: make_app([DEFENDER], moves=["pile", "knock Kd"]), _defend_to_layoffs),
     "refusal_notice": (lambda: make_app([DEFENDER]), _refused),
+    "quit_question": (lambda: _saved(make_app([KNOCKER])), _take_and_quit),
     "ascii_offer": (lambda: make_app([KNOCKER], style=CardStyle(ascii=True)), _nothing),
     "game_over_sheet": (lambda: make_app([KNOCKER], rules=Rules.preset("online", target=10)), _knock_and_lay_out),
 }

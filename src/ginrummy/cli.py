@@ -16,7 +16,7 @@ from collections.abc import Sequence
 #: name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ginrummy.web.cli", "start the web app (play, scorekeeper, history) on http://127.0.0.1:8000"),
-    "tui": ("ginrummy.tui", "play a whole game against the computer in a terminal app (Textual)"),
+    "tui": ("ginrummy.tui_cli", "play a whole game against the computer in a terminal app (Textual)"),
     "play": ("ginrummy.commands.play", "play a game at a plain terminal prompt, or watch two computer players"),
     "deadwood": ("ginrummy.commands.deadwood", "best melds and deadwood of some cards"),
     "score": ("ginrummy.commands.score", "score a game played with real cards (2, 3 or 4 players) from a JSON file"),

@@ -11,7 +11,8 @@ and the final result, as the match reports them (``Match.on_hand_end``).
 Undo replays the stored game without the person's last move of the hand in progress and the
 computer's moves after it. The log stays append-only: the game continues as a new game row
 holding the moves kept (:meth:`~ginrummy.storage.Store.continue_game`); the old row's status
-becomes ``replaced``. A card drawn from the stock cannot be taken back (it has been seen).
+becomes ``replaced``. A card drawn from the stock cannot be taken back (it has been seen), nor a
+move the computer answered with a knock (its melds have been laid open).
 
 For an app that builds its own table (the TUI): :func:`save_game` saves a new game played on
 it; :func:`resume_game` returns the last unfinished game, whose ``table`` and ``match`` the app
@@ -176,6 +177,12 @@ class SavedGame:
         i = self._last_person_move()
         if i is None:
             return "nothing to undo: you have not moved yet in this hand"
+        knock = next((s for s in hand.history[i + 1 :] if s.action.kind is Kind.KNOCK), None)
+        if knock is not None:
+            return (
+                f"{self.table.names[knock.seat]} knocked after your last move and laid its melds open: a knock cannot "
+                "go back, you have seen its cards"
+            )
         step = hand.history[i]
         if step.action.kind is Kind.STOCK:
             return (

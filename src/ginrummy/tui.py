@@ -7,14 +7,18 @@ now is answered with the engine's reason; the footer shows only the keys that ar
 
 Keys: ``s`` stock, ``p`` pile / take the upcard, ``x`` pass, ``1``-``9``/``0``/``-`` pick the
 card in that position (after a knock: choose the layout option), ``d`` discard the picked card,
-``k`` knock with it, ``b`` big gin, ``a`` the best layout, ``h`` hints, ``g`` the score sheet,
-``o`` the order of the hand, ``f`` four-colour suits, ``t`` light or dark, ``n`` next hand,
-``q`` quit.
+``k`` knock with it, ``b`` big gin, ``a`` the best layout, ``u`` undo, ``h`` hints, ``g`` the
+score sheet, ``o`` the order of the hand, ``f`` four-colour suits, ``t`` light or dark, ``n`` next
+hand, ``q`` quit.
+
+``ginrummy tui`` keeps the game in the games store as it is played (:mod:`ginrummy.saved`, shared
+with ``play`` and ``serve``): ``u`` takes back your last move (not with ``--no-undo``), ``q``
+asks whether to keep the game for ``--resume`` (:mod:`.tui_keep`), and ``--resume`` continues
+the last unfinished game of ``tui`` or ``play``.
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -34,9 +38,11 @@ from .layout import LAYOUT_PHASES
 from .match import Match
 from .melds import deadwood
 from .observation import SeatView
-from .players import PLAYERS, get_player
+from .players import get_player
 from .rules import Rules
+from .saved import SavedGame
 from .table import Decider, Seat, Table
+from .tui_keep import KeepScreen
 from .tui_sheet import SheetScreen, hand_lines, sheet_lines
 from .tui_text import (
     PICK_KEYS,
@@ -108,12 +114,14 @@ class GinRummyApp(App[int]):
         *_key("b", "act('big gin')", "Big gin"),
         *_key("a", "auto", "Best layout"),
         *_key("n", "next_hand", "Next hand"),
+        *_key("u", "undo", "Undo"),
         Binding("h", "hint", "Hints"),
         Binding("g", "sheet", "Sheet"),
         Binding("o", "order", "Order"),
         Binding("f", "four_colour", "Four colours", show=False),
         Binding("t", "light_dark", "Light/dark", show=False),
         Binding("q", "quit", "Quit"),
+        Binding("ctrl+c", "quit", show=False, priority=True),  # as in play: Ctrl-C leaves (and asks)
         *[Binding(key, f"pick({i})", show=False) for i, key in enumerate(PICK_KEYS)],
     ]
 
@@ -136,10 +144,15 @@ class GinRummyApp(App[int]):
         super().__init__()
         self.rules = rules
         self.opponent_name = opponent
-        self.match = Match(rules, seed=seed, first_dealer=first_dealer)
         self.decks = [list(d) for d in decks]
         computer = player if player is not None else get_player(opponent, seed=seed)
-        self.table = Table(self.match, [Seat("You"), Seat(opponent, computer)])
+        self.table = Table(Match(rules, seed=seed, first_dealer=first_dealer), [Seat("You"), Seat(opponent, computer)])
+        #: The game in the store (see :meth:`keep`): None plays in memory only, with no undo.
+        self.game: SavedGame | None = None
+        #: The command that continues a kept game, said on quitting.
+        self.resume_command = "ginrummy tui --resume"
+        #: Set when the person quit and chose not to keep the game.
+        self.abandoned = False
         self.delay = delay
         self.style = style or CardStyle()
         self.theme = THEMES["light" if light else "dark"]
@@ -174,6 +187,20 @@ class GinRummyApp(App[int]):
     @property
     def names(self) -> tuple[str, str]:
         return ("You", self.opponent_name)
+
+    @property
+    def match(self) -> Match:
+        """The game being played: the table's (an undo replays it as a new match)."""
+        return self.table.match
+
+    def keep(self, game: SavedGame, resume_command: str | None = None) -> None:
+        """Play on ``game``'s table, kept in the store: ``u`` takes back a move, ``q`` asks
+        whether to keep the game (``resume_command`` continues it, said on quitting)."""
+        self.game = game
+        self.table = game.table
+        self.opponent_name = game.table.names[1]
+        if resume_command is not None:
+            self.resume_command = resume_command
 
     # -- layout -------------------------------------------------------------------------
 
@@ -218,7 +245,9 @@ class GinRummyApp(App[int]):
         hand = self.table.start_hand(self.decks[index] if index < len(self.decks) else None)
         self._events_seen = 0
         self.picked = None
-        self.say(f"-- hand {len(self.match.results) + 1}: {'you deal' if hand.dealer == HUMAN else 'the computer deals'} --")
+        resumed = " (resumed)" if hand.history else ""  # a saved game's hand in progress, continued
+        dealer = "you deal" if hand.dealer == HUMAN else "the computer deals"
+        self.say(f"-- hand {len(self.match.results) + 1}{resumed}: {dealer} --")
         self.after_action()
 
     def after_action(self) -> None:
@@ -260,6 +289,8 @@ class GinRummyApp(App[int]):
         self.after_action()
 
     def prompt(self) -> str:
+        if self.match.is_over:
+            return "The game is over: g for the score sheet, q to quit."
         return prompt_line(self.view, self.opponent_name, self.style.markup)
 
     def warn(self, text: str) -> None:
@@ -392,6 +423,8 @@ class GinRummyApp(App[int]):
         """Show (and run) a key's action only while it is legal; its hidden twin explains it otherwise."""
         if action == "next_hand":
             return self.table.can_deal
+        if action == "undo":
+            return self.undo_refusal() is None
         if action not in ("act", "discard", "knock", "auto"):
             return True
         if self.match.hand is None:
@@ -482,12 +515,52 @@ class GinRummyApp(App[int]):
         else:
             self.warn(f"Finish this hand first. {self.prompt()}")
 
+    def undo_refusal(self) -> str | None:
+        """Why ``u`` cannot take back a move now, or None if it can (the saved game's reasons)."""
+        if self.game is None:
+            return "undo needs a saved game, and this one is played in memory only"
+        return self.game.undo_refusal()
+
+    def action_undo(self) -> None:
+        """Take back your last move of the hand (and the computer's moves after it), by replay:
+        the store keeps the old moves, the game goes on as a new row (see :mod:`ginrummy.saved`)."""
+        why = self.undo_refusal()
+        if why is not None:
+            self.warn(refusal_line(why, self.style))
+            return
+        assert self.game is not None
+        undone, dropped = self.game.undo()
+        view = self.view
+        after = f" and {self.opponent_name}'s {dropped} move{'s' * (dropped != 1)} after it" if dropped else ""
+        self.say(f"Undone: your move {action_label(undone, view, self.style.markup)}{after}.")
+        self._events_seen = len(view.events)
+        self.picked = None
+        self.warn("")
+        self.after_action()
+
     # The hidden twins of the keys above: the same code, which explains a key not legal now.
     action_act_anyway = action_act
     action_discard_anyway = action_discard
     action_knock_anyway = action_knock
     action_auto_anyway = action_auto
     action_next_hand_anyway = action_next_hand
+    action_undo_anyway = action_undo
+
+    async def action_quit(self) -> None:
+        """``q`` (and Ctrl-C, Ctrl-Q): leave. A saved game in progress first asks whether to keep
+        it for ``--resume``; Escape goes back to the table."""
+        if self.game is None or self.match.is_over:
+            self.exit(0 if self.match.is_over else 1)
+        elif not isinstance(self.screen, KeepScreen):
+            self.push_screen(KeepScreen(self.resume_command, ascii=self.style.ascii), self._answered)
+
+    def _answered(self, keep: bool | None) -> None:
+        if keep is None:
+            return
+        if not keep and self.game is not None:
+            self.game.abandon()
+            self.abandoned = True
+        self.exit(1)
 
     def action_hint(self) -> None:
         """The expert's ranking of your choices (the web app's hints): the best three, each with its reason."""
@@ -526,32 +599,4 @@ class GinRummyApp(App[int]):
         self.push_screen(SheetScreen(title, laid, sheet, self.table.can_deal, ascii=self.style.ascii))
 
 
-def configure(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--opponent", default="simple", choices=sorted(PLAYERS), help="computer player to play against")
-    p.add_argument("--rules", default="classic", help="rule preset: classic, online, app, eaai")
-    p.add_argument("--rule", action="append", default=[], metavar="KEY=VALUE", help="change one rule (repeatable)")
-    p.add_argument("--seed", type=int, default=None, help="seed for the deal")
-    p.add_argument("--db", default=None, metavar="PATH", help="the games store, shared with play and serve")
-    p.add_argument("--resume", action="store_true", help="continue the last unfinished game of tui or play")
-    p.add_argument("--four-colour", "--four-color", action="store_true", help="four suit colours (key f switches)")
-    p.add_argument("--ascii", action="store_true", help="letters for the suits (Ts, Qh) and plain ASCII marks")
-    p.add_argument("--light", action="store_true", help="start with the light theme (key t switches)")
-
-
-def run(args: argparse.Namespace) -> int:
-    from . import saved
-    from .commands.play import rules_from_args
-
-    style = CardStyle(four_colour=args.four_colour, ascii=args.ascii)
-    if args.resume:  # the saved game's table and match, replayed; its first start_hand continues the hand
-        game = saved.resume_game(args.db)
-        app = GinRummyApp(game.match.rules, opponent=game.table.names[1], style=style, light=args.light)
-        app.match, app.table = game.table.match, game.table
-    else:
-        app = GinRummyApp(rules_from_args(args), opponent=args.opponent, seed=args.seed, style=style, light=args.light)
-        saved.save_game(app.table, args.db, client="tui")  # every action stored before it is applied
-    app.run()
-    return 0
-
-
-__all__ = ["HUMAN", "PICK_KEYS", "GinRummyApp", "configure", "ordered_hand", "run"]
+__all__ = ["HUMAN", "PICK_KEYS", "GinRummyApp", "ordered_hand"]

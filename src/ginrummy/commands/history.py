@@ -56,7 +56,7 @@ def line(s: dict[str, Any]) -> str:
     rules = s["rules"].get("preset", "classic") if isinstance(s["rules"], dict) else s["rules"]
     return (
         f"{when}  {s['id']}  {names[0]} {totals[0]} - {names[1]} {totals[1]}  {result}"
-        f"  ({s['hands']} hands, {rules})"
+        f"  ({s['hands']} hand{'s' * (s['hands'] != 1)}, {rules})"
     )
 
 
