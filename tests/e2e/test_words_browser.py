@@ -45,7 +45,9 @@ CONTRAST_JS = """() => {
   }
   const out = [];
   for (const el of document.querySelectorAll("body *")) {
-    if (el.closest("svg, .hidden, [hidden], :disabled")) continue;  // cards are drawings; disabled controls are exempt
+    // Cards are drawings; disabled controls and decorations hidden from assistive technology (the gin
+    // celebration's flying suits, WCAG 1.4.3's "pure decoration") are exempt.
+    if (el.closest("svg, .hidden, [hidden], :disabled, [aria-hidden='true']")) continue;
     const text = [...el.childNodes].filter((t) => t.nodeType === 3).map((t) => t.textContent).join("").trim();
     if (!text || !el.getClientRects().length || getComputedStyle(el).visibility === "hidden") continue;
     let alpha = 1;
