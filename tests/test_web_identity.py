@@ -134,19 +134,23 @@ def test_statistics_tell_players_apart_by_identity_not_by_name(app: TestClient) 
     assert b[0]["you"] and b[0]["games"] == 1
 
 
+def as_schema_1(db: Path, *first: str) -> None:
+    """Make a file look as schema 1 wrote it (no identities, shared flag or stored commitments),
+    after running ``first`` (SQL) on it."""
+    conn = sqlite3.connect(db)
+    for sql in (*first, "DROP INDEX seats_player", "ALTER TABLE seats DROP COLUMN player_hash",
+                "ALTER TABLE games DROP COLUMN shared", "ALTER TABLE hands DROP COLUMN commitment",
+                "ALTER TABLE hands DROP COLUMN scheme", "PRAGMA user_version = 1"):
+        conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
 def test_games_stored_before_identities_stay_open_after_the_migration(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
     with TestClient(create_app(db, computer_delay=0, compute="thread")) as c:
         gid = finished_game(c)
-    conn = sqlite3.connect(db)  # make the file look like schema 1: no identities, no shared flag
-    conn.execute("DROP INDEX seats_player")
-    conn.execute("ALTER TABLE seats DROP COLUMN player_hash")
-    conn.execute("ALTER TABLE games DROP COLUMN shared")
-    conn.execute("ALTER TABLE hands DROP COLUMN commitment")
-    conn.execute("ALTER TABLE hands DROP COLUMN scheme")
-    conn.execute("PRAGMA user_version = 1")
-    conn.commit()
-    conn.close()
+    as_schema_1(db)
     with TestClient(create_app(db, computer_delay=0, compute="thread")) as stranger:
         r = stranger.get(f"/api/games/{gid}/replay")
         assert r.status_code == 200
@@ -169,16 +173,7 @@ def test_an_oklahoma_game_stored_before_the_150_default_keeps_its_target(tmp_pat
     db = tmp_path / "old.sqlite3"
     with TestClient(create_app(db, computer_delay=0, compute="thread")) as c:
         gid, _ = new_game(c, rules={"preset": "classic", "overrides": {"oklahoma": True, "target": 100}})
-    conn = sqlite3.connect(db)  # as schema 1 wrote it: Oklahoma on, the preset's target implied
-    conn.execute("UPDATE games SET rules = ?", ('{"preset": "classic", "overrides": {"oklahoma": true}}',))
-    conn.execute("DROP INDEX seats_player")
-    conn.execute("ALTER TABLE seats DROP COLUMN player_hash")
-    conn.execute("ALTER TABLE games DROP COLUMN shared")
-    conn.execute("ALTER TABLE hands DROP COLUMN commitment")
-    conn.execute("ALTER TABLE hands DROP COLUMN scheme")
-    conn.execute("PRAGMA user_version = 1")
-    conn.commit()
-    conn.close()
+    as_schema_1(db, "UPDATE games SET rules = '{\"preset\": \"classic\", \"overrides\": {\"oklahoma\": true}}'")
     row = Store(db).get_game(gid)
     assert row is not None and Rules.from_json(row.rules).target == 100
     assert Rules.preset("classic", oklahoma=True).target == 150

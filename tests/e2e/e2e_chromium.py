@@ -87,3 +87,15 @@ def start_server(port: int, db: Path, deals: list[dict[str, str]] | None = None)
             time.sleep(0.05)
     proc.kill()
     raise RuntimeError("server did not start")
+
+
+def serve(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[str]:
+    """A module's server (the body of a module-scoped ``server`` fixture): its own database file,
+    a free port, stopped when the module is done."""
+    port = free_port()
+    proc = start_server(port, tmp_path_factory.mktemp(name) / f"{name}.sqlite3")
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(10)

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_chromium import MARKS, free_port, launch, start_server, wait_until
+from e2e_chromium import MARKS, free_port, launch, serve, start_server, wait_until
 from playwright import sync_api
 
 SHOTS = Path(os.environ["GINRUMMY_SHOTS"]) if os.environ.get("GINRUMMY_SHOTS") else None
@@ -23,13 +23,7 @@ pytestmark = MARKS
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    proc = start_server(port, tmp_path_factory.mktemp("e2e") / "e2e.sqlite3")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    yield from serve(tmp_path_factory, "e2e")
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_chromium import MARKS, free_port, launch, start_server, wait_until
+from e2e_chromium import MARKS, launch, serve, wait_until
 from playwright import sync_api
 
 from ginrummy.web import autoplay
@@ -19,13 +19,7 @@ pytestmark = MARKS
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    proc = start_server(port, tmp_path_factory.mktemp("ident") / "ident.sqlite3")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    yield from serve(tmp_path_factory, "ident")
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_chromium import MARKS, free_port, launch, start_server, wait_until
+from e2e_chromium import MARKS, launch, serve, wait_until
 from playwright import sync_api
 from test_browser import click_turn, play_until_hand_end, wait_change
 
@@ -65,13 +65,7 @@ CONTRAST_JS = """() => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    port = free_port()
-    proc = start_server(port, tmp_path_factory.mktemp("words") / "words.sqlite3")
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    yield from serve(tmp_path_factory, "words")
 
 
 @pytest.fixture(scope="module")
