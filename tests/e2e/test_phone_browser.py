@@ -105,6 +105,14 @@ def shot(page: Any, name: str) -> None:
         page.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
+def start(page: Any) -> None:
+    """Tap Start once the page is at rest: the rules preview fills in after the options load and
+    moves what is below it, and a tap aimed before the move lands elsewhere."""
+    wait_until(page, "!document.getElementById('rules-preview') || document.querySelectorAll('#rules-preview li').length > 0")
+    page.wait_for_timeout(100)
+    page.tap("#start")
+
+
 #: Every card that moves has landed (the table animates deals, draws and discards).
 AT_REST = "document.getAnimations().every((a) => a.playState !== 'running')"
 
@@ -174,7 +182,7 @@ def test_every_page_fits_the_phone_and_every_control_can_be_tapped(server: str, 
 
     # A friend's game: the invite link on the start page, then on the table until the friend comes.
     page.select_option("#opponent", "human")
-    page.tap("#start")
+    start(page)
     page.wait_for_selector("#invite:not(.hidden)")
     check_layout(page, width, "the start page's invite link")
     page.tap("#go")
@@ -184,7 +192,7 @@ def test_every_page_fits_the_phone_and_every_control_can_be_tapped(server: str, 
     page.goto(server + "/")
     page.wait_for_selector("#opponent option[value='simple']", state="attached")
     page.select_option("#opponent", "simple")
-    page.tap("#start")
+    start(page)
     page.wait_for_selector("#my-hand .card")
     wait_until(page, "document.querySelectorAll('#actions button').length > 0")
     check_layout(page, width, "the table")
@@ -239,7 +247,7 @@ def test_every_page_fits_the_phone_and_every_control_can_be_tapped(server: str, 
     check_layout(page, width, "the scorekeeper's new game")
     page.fill("#name-0", "Ann")
     page.fill("#name-1", "Sam")
-    page.tap("#start")
+    start(page)
     page.wait_for_selector("#game:not([hidden])")
     enter_hand_by_taps(page, "knock", 0, 3, 25)
     enter_hand_by_taps(page, "gin", 1, None, 14)
@@ -296,7 +304,7 @@ def test_a_hand_played_by_taps_alone_with_a_knock(server: str, browser: Any, wid
     page.goto(server + "/")
     page.wait_for_selector("#opponent option[value='random']", state="attached")
     page.select_option("#opponent", "random")
-    page.tap("#start")
+    start(page)
     page.wait_for_selector("#my-hand .card")
     done: list[str] = []
     phases: set[str] = set()
@@ -353,7 +361,7 @@ def test_the_hand_is_reordered_by_a_finger_drag(server: str, browser: Any) -> No
     page = ctx.new_page()
     page.goto(server + "/")
     page.wait_for_selector("#opponent option[value='simple']", state="attached")
-    page.tap("#start")
+    start(page)
     page.wait_for_selector("#my-hand .card")
     wait_until(page, "state && state.view.current === state.seat")
     page.wait_for_timeout(300)
@@ -424,7 +432,7 @@ def test_the_scorekeeper_takes_hands_by_taps_at_360_px(server: str, browser: Any
     page.keyboard.type("Ann")
     page.tap("#name-1")
     page.keyboard.type("Sam")
-    page.tap("#start")
+    start(page)
     page.wait_for_selector("#game:not([hidden])")
     enter_hand_by_taps(page, "knock", 0, 3, 25)
     assert "Ann knocked with 3" in page.inner_text("#last-hand")
