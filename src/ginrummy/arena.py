@@ -32,11 +32,10 @@ import multiprocessing
 import random
 import sys
 import time
-from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .arena_common import Progress, Side, wilson
+from .arena_common import Progress, Side, chunks, wilson
 from .arena_common import count_clock as _count_clock
 from .arena_common import count_hand as _count_hand
 from .arena_common import derived as _derived
@@ -126,11 +125,6 @@ def _play_chunk(task: tuple[Config, list[int]]) -> Tally:
     return t
 
 
-def _chunks(n: int, size: int) -> Iterator[list[int]]:
-    for start in range(0, n, size):
-        yield list(range(start, min(n, start + size)))
-
-
 def run_arena(cfg: Config, workers: int = 1, progress: Progress | None = None, backend: str = "local",
               address: str | None = None) -> Tally:
     """Play every pair of ``cfg`` on ``workers`` processes (or on Ray: ``backend="ray"``, the
@@ -141,13 +135,13 @@ def run_arena(cfg: Config, workers: int = 1, progress: Progress | None = None, b
 
         with ray_session(address) as cpus:
             size = max(1, min(50, cfg.pairs // (cpus * 8)))
-            tasks = [(cfg, chunk) for chunk in _chunks(cfg.pairs, size)]
+            tasks = [(cfg, chunk) for chunk in chunks(cfg.pairs, size)]
             for part in run_tasks(_play_chunk, tasks, None if progress is None else
                                   lambda i: progress.update(2 * len(tasks[i][1]))):
                 total.add(part)
         return total
     size = max(1, min(50, cfg.pairs // max(1, workers * 8)))
-    tasks = [(cfg, chunk) for chunk in _chunks(cfg.pairs, size)]
+    tasks = [(cfg, chunk) for chunk in chunks(cfg.pairs, size)]
     if workers <= 1:
         for task in tasks:
             total.add(_play_chunk(task))

@@ -9,7 +9,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, TextIO
 
@@ -133,4 +133,10 @@ class Progress:
             self.stream.flush()
 
 
-__all__ = ["Z95", "Clock", "HandCounts", "Progress", "Side", "count_clock", "count_hand", "derived", "wilson"]
+def chunks(n: int, size: int) -> Iterator[list[int]]:
+    """The indices 0..n-1 in runs of ``size``: the work one worker process takes at a time."""
+    for start in range(0, n, size):
+        yield list(range(start, min(n, start + size)))
+
+
+__all__ = ["Z95", "Clock", "HandCounts", "Progress", "Side", "chunks", "count_clock", "count_hand", "derived", "wilson"]

@@ -32,7 +32,7 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
-from .arena_common import Progress, Side, count_clock, count_hand, derived, wilson
+from .arena_common import Progress, Side, chunks, count_clock, count_hand, derived, wilson
 from .dealing import Pairing
 from .game import Game
 from .players import get_player
@@ -192,17 +192,12 @@ def _play_chunk(task: tuple[SeatedConfig, list[int]]) -> SeatedTally:
     return t
 
 
-def _chunks(n: int, size: int) -> Iterator[list[int]]:
-    for start in range(0, n, size):
-        yield list(range(start, min(n, start + size)))
-
-
 def run_seated(cfg: SeatedConfig, workers: int = 1, progress: Progress | None = None) -> SeatedTally:
     """Play every group of ``cfg`` on ``workers`` processes and return the summed counts."""
     n = len(cfg.players)
     total = SeatedTally(n)
     size = max(1, min(20, cfg.groups // max(1, workers * 8)))
-    tasks = [(cfg, chunk) for chunk in _chunks(cfg.groups, size)]
+    tasks = [(cfg, chunk) for chunk in chunks(cfg.groups, size)]
     if workers <= 1:
         parts: Iterator[SeatedTally] = map(_play_chunk, tasks)
         for part, task in zip(parts, tasks, strict=True):
