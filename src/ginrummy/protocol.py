@@ -36,257 +36,37 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from .actions import BIG_GIN, DONE, Action, Kind
-from .cards import Card, card_str, cards_of, mask_of, parse_card
+from .actions import Action, Kind
+from .cards import Card, card_str
 from .commands import options
 from .errors import GinRummyError, IllegalActionError
 from .events import Phase
 from .game import hand_rules
 from .hand import Hand
-from .observation import SeatView, observe, opponent_known
 from .players import PLAYERS, get_player
 from .players.base import Player
+from .protocol_shadow import (
+    Message,
+    PendingKnock,
+    ProtocolError,
+    SeatHand,
+    card_field,
+    card_names,
+    cards_field,
+    hold,
+    provisional_layout,
+    put_on_stock_top,
+    replay_knock,
+    seat_field,
+    shadow_deal,
+    taken_only_to_knock,
+)
 from .rules import Rules
 from .scoring import HandResult
 
 PROTOCOL_VERSION = 1
 ENGINE_NAME = "ginrummy"
 DEFAULT_PLAYER = "expert"
-
-Message = dict[str, Any]
-
-
-class ProtocolError(Exception):
-    """A message the engine refuses: it is answered with an ``error`` line and changes nothing."""
-
-    def __init__(self, message: str, rule: str = "") -> None:
-        super().__init__(message)
-        self.rule = rule
-
-
-# --------------------------------------------------------------------------- field readers
-
-
-def _seat_field(msg: Message, key: str) -> int:
-    value = msg.get(key)
-    if type(value) is not int or value not in (0, 1):
-        raise ProtocolError(f"'{key}' must be 0 or 1, not {json.dumps(value)}")
-    return int(value)
-
-
-def _card_field(value: Any, what: str) -> Card:
-    if not isinstance(value, str):
-        raise ProtocolError(f"{what} must be a card string such as \"7h\", not {json.dumps(value)}")
-    return parse_card(value)
-
-
-def _cards_field(value: Any, what: str) -> int:
-    """A JSON list of distinct card strings, as a mask."""
-    if not isinstance(value, list):
-        raise ProtocolError(f"{what} must be a list of card strings such as [\"As\", \"7h\"]")
-    cards = [_card_field(v, f"each card of {what}") for v in value]
-    mask = mask_of(cards)
-    if mask.bit_count() != len(cards):
-        raise ProtocolError(f"{what} holds a card twice")
-    return mask
-
-
-def _names(mask: int) -> str:
-    return " ".join(card_str(c) for c in cards_of(mask)) or "nothing"
-
-
-# --------------------------------------------------------------------------- the shadow hand
-
-
-def _known_to(h: Hand, seat: int) -> int:
-    """Cards whose place ``seat`` knows (its view's ``seen``)."""
-    return observe(h, seat).seen
-
-
-def _opp_public(h: Hand, opp: int) -> int:
-    """The opponent's cards that are face up to the seat and still in its hand."""
-    return opponent_known(h, 1 - opp) & h.hands[opp]
-
-
-def _where(h: Hand, seat: int, card: Card) -> str:
-    """Why the seat knows ``card`` is not free, for error messages."""
-    name = card_str(card)
-    if h.hands[seat] >> card & 1:
-        return f"{name} is in your hand"
-    if card in h.pile:
-        return f"{name} is on the discard pile"
-    if h.knocker == seat and h.knock_discard == card:
-        return f"{name} is your face-down knock discard"
-    if _opp_public(h, 1 - seat) >> card & 1:
-        return f"{name} is already face up in the opponent's hand"
-    return f"{name} is not an unseen card"
-
-
-def _hold(h: Hand, seat: int, cards: int, keep: int = 0) -> None:
-    """Make the shadow opponent hold ``cards`` by swapping placeholders with the stock.
-
-    A card the seat has never seen may be anywhere unseen; one it has seen must already be in the
-    opponent's hand. ``keep`` are opponent cards that must not be swapped out.
-    """
-    opp = 1 - seat
-    missing = cards & ~h.hands[opp]
-    if not missing:
-        return
-    free = h.hands[opp] & ~_opp_public(h, opp) & ~cards & ~keep
-    for c in cards_of(missing):
-        if c not in h.stock:
-            raise ProtocolError(f"the opponent cannot hold {card_str(c)}: {_where(h, seat, c)}", rule="cards")
-        if not free:
-            raise ProtocolError(
-                f"the opponent cannot hold {_names(cards)}: it has only {h.hands[opp].bit_count()} cards "
-                f"and {_names(_opp_public(h, opp))} of them are known",
-                rule="cards",
-            )
-        u = free & -free
-        free ^= u
-        out = u.bit_length() - 1
-        h.hands[opp] ^= u | 1 << c
-        h.stock[h.stock.index(c)] = out
-
-
-def _put_on_stock_top(h: Hand, seat: int, card: Card) -> None:
-    """Make ``card`` the top of the shadow stock before the seat draws it."""
-    if not h.stock:
-        raise ProtocolError("the stock is empty", rule="draw")
-    if card in h.stock:
-        i = h.stock.index(card)
-        h.stock[i], h.stock[-1] = h.stock[-1], card
-        return
-    opp = 1 - seat
-    if h.hands[opp] >> card & 1 and not _opp_public(h, opp) >> card & 1:
-        top = h.stock[-1]
-        h.hands[opp] ^= 1 << card | 1 << top
-        h.stock[-1] = card
-        return
-    raise ProtocolError(f"you cannot draw {card_str(card)} from the stock: {_where(h, seat, card)}", rule="draw")
-
-
-def _taken_only_to_knock(h: Hand) -> bool:
-    """The player to act may take the top discard only if it then knocks (last chance, or a
-    throw-back of its own card)."""
-    top = h.top_discard
-    if top is None:
-        return False
-    if h.phase is Phase.LAST_CHANCE:
-        return True
-    return (
-        h.phase is Phase.DRAW
-        and not h.stock_only
-        and h.rules.throw_back
-        and h.first_thrower.get(top) == h.current
-    )
-
-
-def _shadow_deal(rules: Rules, seat: int, dealer: int, own: int, upcard: Card | None) -> Hand:
-    """A dealt shadow hand: the seat's cards where the deal put them, unseen cards elsewhere."""
-    non_dealer = 1 - dealer
-    own_slots = [i for i in range(20) if (i % 2 == 0) == (seat == non_dealer)]
-    if upcard is None and seat == non_dealer:
-        own_slots.append(20)
-    deck: list[Card | None] = [None] * 52
-    for slot, c in zip(own_slots, cards_of(own), strict=True):
-        deck[slot] = c
-    if upcard is not None:
-        deck[20] = upcard
-    unseen = iter(cards_of(((1 << 52) - 1) & ~own & ~(0 if upcard is None else 1 << upcard)))
-    full = [c if c is not None else next(unseen) for c in deck]
-    h = Hand(rules, dealer)
-    h.deal(full)
-    return h
-
-
-@dataclass
-class _PendingKnock:
-    """The opponent announced a knock (or big gin); its layout is checked at its ``done``."""
-
-    before: Hand
-    big_gin: bool
-    melds: list[int] = field(default_factory=list)
-
-
-@dataclass
-class _SeatHand:
-    """One hand as the engine's seat knows it."""
-
-    seat: int
-    shadow: Hand
-    scores: tuple[int, int]
-    pending: _PendingKnock | None = None
-    finished: bool = False
-
-    @property
-    def opp(self) -> int:
-        return 1 - self.seat
-
-    def view(self) -> SeatView:
-        return observe(self.shadow, self.seat, self.scores)
-
-
-def _provisional_layout(seat: int, pending: _PendingKnock) -> Hand:
-    """The shadow during the opponent's layout: the knock and melds so far, not yet checked.
-
-    A placeholder hand cannot pass the core's knock check, so this state is built with the core's
-    unchecked step; it only serves ``view`` until ``done`` replays everything with the checks.
-    """
-    h = pending.before.clone()
-    laid = 0
-    for m in pending.melds:
-        laid |= m
-    _hold(h, seat, laid)
-    opp = 1 - seat
-    if pending.big_gin:
-        h.apply_unchecked(BIG_GIN)
-    else:
-        spare = h.hands[opp] & ~laid & ~_opp_public(h, opp)
-        if not spare:
-            spare = h.hands[opp] & ~laid
-        h.apply_unchecked(Action.knock((spare & -spare).bit_length() - 1))
-    for m in pending.melds:
-        h.apply_unchecked(Action.lay_meld(m))
-    return h
-
-
-def _replay_knock(seat: int, pending: _PendingKnock, deadwood_cards: int) -> Hand:
-    """Check the opponent's knock once its ten (or eleven) cards are known, by the core's rules."""
-    opp = 1 - seat
-    before = pending.before
-    laid = 0
-    for m in pending.melds:
-        laid |= m
-    if laid & deadwood_cards:
-        raise ProtocolError(f"{_names(laid & deadwood_cards)} both laid in a meld and listed as deadwood")
-    kept = laid | deadwood_cards
-    size = 11 if pending.big_gin else 10
-    if kept.bit_count() != size:
-        raise ProtocolError(
-            f"the knocker's melds and deadwood hold {kept.bit_count()} cards; "
-            f"{'big gin lays out all 11' if pending.big_gin else 'a knocker keeps 10 after the face-down discard'}",
-            rule="knock",
-        )
-    h = before.clone()
-    known = _opp_public(h, opp)
-    left_out = known & ~kept
-    if left_out.bit_count() > (0 if pending.big_gin else 1):
-        raise ProtocolError(f"the knocker held {_names(left_out)}, which the layout leaves out", rule="knock")
-    _hold(h, seat, kept)
-    if pending.big_gin:
-        h.apply(BIG_GIN)
-    else:
-        # The face-down discard: a known card the layout left out, or else any unseen placeholder.
-        spare = left_out or h.hands[opp] & ~kept
-        if not spare:
-            raise ProtocolError("the knocker's hand has no card left to discard face down", rule="knock")
-        h.apply(Action.knock((spare & -spare).bit_length() - 1))
-    for m in pending.melds:
-        h.apply(Action.lay_meld(m))
-    h.apply(DONE)
-    return h
-
 
 # --------------------------------------------------------------------------- the engine
 
@@ -305,7 +85,7 @@ class Engine:
     line: int = 0
     quit: bool = False
     player: Player | None = None
-    hand: _SeatHand | None = None
+    hand: SeatHand | None = None
     #: Extra player specs allowed in ``new_game`` (``module:Class`` given on the command line).
     extra_players: tuple[str, ...] = ()
     log: IO[str] | None = None
@@ -424,9 +204,9 @@ class Engine:
         return {"type": "ok", "sits_out": True}
 
     def on_new_hand(self, msg: Message) -> Message:
-        seat = _seat_field(msg, "seat")
-        dealer = _seat_field(msg, "dealer")
-        own = _cards_field(msg.get("hand"), "'hand'")
+        seat = seat_field(msg, "seat")
+        dealer = seat_field(msg, "dealer")
+        own = cards_field(msg.get("hand"), "'hand'")
         rules = self.rules
         size = 11 if (not rules.upcard and seat != dealer) else 10
         if own.bit_count() != size:
@@ -434,7 +214,7 @@ class Engine:
         raw_up = msg.get("upcard")
         upcard: Card | None = None
         if rules.upcard:
-            upcard = _card_field(raw_up, "'upcard'")
+            upcard = card_field(raw_up, "'upcard'")
             if own >> upcard & 1:
                 raise ProtocolError(f"the upcard {card_str(upcard)} is also in 'hand'")
         elif raw_up is not None:
@@ -446,11 +226,11 @@ class Engine:
             or not all(isinstance(s, int) and not isinstance(s, bool) for s in scores)
         ):
             raise ProtocolError("'scores' must be a list of two whole numbers (the game score by seat)")
-        shadow = _shadow_deal(rules, seat, dealer, own, upcard)
+        shadow = shadow_deal(rules, seat, dealer, own, upcard)
         player = self.player or self._load_player(self.player_name, self.seed)
         player.new_hand(seat)
         self.player = player
-        self.hand = _SeatHand(seat, shadow, (scores[0], scores[1]))
+        self.hand = SeatHand(seat, shadow, (scores[0], scores[1]))
         self.sitting_out = None
         return {"type": "ok"}
 
@@ -458,7 +238,7 @@ class Engine:
         st = self._hand()
         if st.finished:
             raise ProtocolError("the hand is over: send new_hand to start the next one")
-        seat = _seat_field(msg, "seat")
+        seat = seat_field(msg, "seat")
         text = msg.get("action")
         if not isinstance(text, str):
             raise ProtocolError("'action' must be an action in text notation such as \"stock\" or \"Kd\"")
@@ -477,20 +257,20 @@ class Engine:
             self._own_event(st, text, msg)
         return {"type": "ok"}
 
-    def _own_event(self, st: _SeatHand, text: str, msg: Message) -> None:
+    def _own_event(self, st: SeatHand, text: str, msg: Message) -> None:
         action = Action.parse(text)
         h = st.shadow.clone()
         if action.kind is Kind.STOCK:
             if "card" not in msg:
                 raise ProtocolError("your own stock draw must tell the card: {\"action\": \"stock\", \"card\": \"7h\"}")
             if h.phase is Phase.DRAW:
-                _put_on_stock_top(h, st.seat, _card_field(msg["card"], "'card'"))
+                put_on_stock_top(h, st.seat, card_field(msg["card"], "'card'"))
         elif action.kind is Kind.PILE and "card" in msg:
             self._check_top(h, msg["card"])
         h.apply(action)
         st.shadow = h
 
-    def _opponent_event(self, st: _SeatHand, words: str, text: str, msg: Message) -> None:
+    def _opponent_event(self, st: SeatHand, words: str, text: str, msg: Message) -> None:
         h = st.shadow.clone()
         if words in ("knock", "gin", "big gin", "biggin"):
             big = words in ("big gin", "biggin")
@@ -498,8 +278,8 @@ class Engine:
                 raise ProtocolError(f"the opponent cannot {words} now: it is the {h.phase.value} phase", rule="knock")
             if big and not self.rules.big_gin:
                 raise ProtocolError("big gin is not played under these rules", rule="big_gin")
-            pending = _PendingKnock(h, big)
-            st.shadow, st.pending = _provisional_layout(st.seat, pending), pending
+            pending = PendingKnock(h, big)
+            st.shadow, st.pending = provisional_layout(st.seat, pending), pending
             return
         action = Action.parse(text)
         if action.kind is Kind.KNOCK:
@@ -512,7 +292,7 @@ class Engine:
                                 rule="hidden")
         if action.kind is Kind.PILE and "card" in msg:
             self._check_top(h, msg["card"])
-        if action.kind is Kind.PILE and _taken_only_to_knock(h):
+        if action.kind is Kind.PILE and taken_only_to_knock(h):
             # Whether the opponent can knock with that card depends on cards this seat
             # cannot see; its knock is checked at its layout.
             h.apply_unchecked(action)
@@ -521,14 +301,14 @@ class Engine:
         if action.kind is Kind.DONE and h.phase is Phase.DEFENDER_LAYOUT:
             self._reveal_defender(h, st.seat, msg)
         if action.kind in (Kind.DISCARD, Kind.LAYOFF):
-            _hold(h, st.seat, 1 << action.card)
+            hold(h, st.seat, 1 << action.card)
         elif action.kind is Kind.MELD:
-            _hold(h, st.seat, action.meld)
+            hold(h, st.seat, action.meld)
         h.apply(action)
         st.shadow = h
 
     def _pending_event(
-        self, st: _SeatHand, pending: _PendingKnock, seat: int, words: str, text: str, msg: Message
+        self, st: SeatHand, pending: PendingKnock, seat: int, words: str, text: str, msg: Message
     ) -> None:
         if seat != st.opp:
             raise ProtocolError(
@@ -542,8 +322,8 @@ class Engine:
                     "{\"action\": \"done\", \"deadwood\": [\"5c\"]}",
                     rule="layout",
                 )
-            dead = _cards_field(msg["deadwood"], "'deadwood'")
-            st.shadow = _replay_knock(st.seat, pending, dead)
+            dead = cards_field(msg["deadwood"], "'deadwood'")
+            st.shadow = replay_knock(st.seat, pending, dead)
             st.pending = None
             return
         action = Action.parse(text)
@@ -556,11 +336,11 @@ class Engine:
         for m in pending.melds:
             laid |= m
         if laid & action.meld:
-            raise ProtocolError(f"{_names(laid & action.meld)} already laid in another meld", rule="meld")
+            raise ProtocolError(f"{card_names(laid & action.meld)} already laid in another meld", rule="meld")
         if len(pending.melds) >= (4 if pending.big_gin else 3):
             raise ProtocolError("the knocker has no cards left for another meld", rule="meld")
-        trial = _PendingKnock(pending.before, pending.big_gin, [*pending.melds, action.meld])
-        shadow = _provisional_layout(st.seat, trial)
+        trial = PendingKnock(pending.before, pending.big_gin, [*pending.melds, action.meld])
+        shadow = provisional_layout(st.seat, trial)
         st.pending, st.shadow = trial, shadow
 
     def _reveal_defender(self, h: Hand, seat: int, msg: Message) -> None:
@@ -571,23 +351,23 @@ class Engine:
                 "{\"action\": \"done\", \"deadwood\": [\"5c\"]}",
                 rule="layout",
             )
-        dead = _cards_field(msg["deadwood"], "'deadwood'")
+        dead = cards_field(msg["deadwood"], "'deadwood'")
         opp = 1 - seat
         laid = 0
         for m in h.defender_melds:
             laid |= m
         if laid & dead:
-            raise ProtocolError(f"{_names(laid & dead)} both laid in a meld and listed as deadwood", rule="layout")
+            raise ProtocolError(f"{card_names(laid & dead)} both laid in a meld and listed as deadwood", rule="layout")
         size = h.hands[opp].bit_count()
         if (laid | dead).bit_count() != size:
             raise ProtocolError(
                 f"the defender holds {size} cards; its melds and deadwood list {(laid | dead).bit_count()}",
                 rule="layout",
             )
-        _hold(h, seat, laid | dead)
+        hold(h, seat, laid | dead)
 
     def _check_top(self, h: Hand, raw: Any) -> None:
-        card = _card_field(raw, "'card'")
+        card = card_field(raw, "'card'")
         if h.top_discard != card:
             top = "empty" if h.top_discard is None else card_str(h.top_discard)
             raise ProtocolError(f"the top of the discard pile is {top}, not {card_str(card)}", rule="draw")
@@ -631,15 +411,15 @@ class Engine:
             )
         h = st.shadow.clone()
         if h.knocker is not None and "opponent_hand" in msg:
-            opp_cards = _cards_field(msg["opponent_hand"], "'opponent_hand'")
+            opp_cards = cards_field(msg["opponent_hand"], "'opponent_hand'")
             if opp_cards.bit_count() != h.hands[st.opp].bit_count():
                 raise ProtocolError(
                     f"the opponent holds {h.hands[st.opp].bit_count()} cards, "
                     f"'opponent_hand' lists {opp_cards.bit_count()}"
                 )
-            _hold(h, st.seat, opp_cards)
+            hold(h, st.seat, opp_cards)
             if h.hands[st.opp] != opp_cards:
-                raise ProtocolError(f"'opponent_hand' contradicts the layout: {_names(h.hands[st.opp])}")
+                raise ProtocolError(f"'opponent_hand' contradicts the layout: {card_names(h.hands[st.opp])}")
         result = h.result
         assert result is not None
         if "result" in msg:
@@ -660,7 +440,7 @@ class Engine:
 
     # -- helpers ----------------------------------------------------------------------------
 
-    def _hand(self) -> _SeatHand:
+    def _hand(self) -> SeatHand:
         if self.sitting_out is not None:
             raise ProtocolError(
                 "this seat sits out this hand: it holds no cards and is told nothing of the hand "
