@@ -201,7 +201,8 @@ def page() -> FileResponse:
 def asset(name: str) -> Response:
     """The page's own script and stylesheet, and the site's shared script (its header and display
     options, ``common.js``), served here so the page works whatever else is mounted."""
-    types = {"scorekeeper.js": "text/javascript", "scorekeeper.css": "text/css", "common.js": "text/javascript"}
+    types = {"scorekeeper.js": "text/javascript", "scorekeeper_hand.js": "text/javascript",
+             "scorekeeper.css": "text/css", "common.js": "text/javascript"}
     if name not in types:
         return JSONResponse({"error": "not_found", "message": f"no file {shown(name)}"}, status_code=404)
     return FileResponse(STATIC / name, media_type=types[name], headers={"Cache-Control": "no-cache"})

@@ -117,6 +117,19 @@ def title(names: Sequence[str], columns: Sequence[str]) -> str:
     return f"{columns[0]} v {columns[1]}"
 
 
+def players_line(names: Sequence[str], columns: Sequence[str], target: int, bonuses: bool) -> str | None:
+    """How a game of three or four is kept, in a sentence for the page's rules line."""
+    extras = "with the rule set's bonuses" if bonuses else "hand points only, no bonuses"
+    if len(names) == 3:
+        return (f"Three players: two play each hand and the dealer sits out; the loser deals the next. "
+                f"Game to {target}, {extras}.")
+    if len(names) == 4:
+        return (f"Four players, {columns[0]} against {columns[1]}: partners switch opponents every hand; a team "
+                "that wins both tables adds both results, one table each scores the difference. "
+                f"First team to {target}, {extras}.")
+    return None
+
+
 class Sheet:
     """One stored sheet: players, rules and the entries, and the ledger computed from them."""
 
@@ -182,6 +195,7 @@ class Sheet:
             "title": title(names, columns),
             "teams": [[names[0], names[2]], [names[1], names[3]]] if len(names) == 4 else None,
             "first_dealer": self.first_dealer,
+            "players_line": players_line(names, columns, ledger.target, ledger.bonuses),
             "next": self.keeper.next_hand() if multi else None,
             "rules": rules.to_json(),
             "rules_summary": rules.describe(),
