@@ -171,10 +171,11 @@ def _changed_ending(exc: GinRummyError, number: int, what: str) -> GinRummyError
     change who plays a later hand: say which hand and what to do."""
     rule = getattr(exc, "rule", "")
     later = getattr(exc, "hand", None)
-    if rule == "rotation" and isinstance(later, int) and later > number:
+    if rule == "rotation" and isinstance(later, int) and (later > number or what == "delete" and later == number):
+        was = f"hand {later + 1} (now hand {later})" if what == "delete" else f"hand {later}"
         return EntryError(
-            f"cannot {what} hand {number}: it changes who deals and plays the hands after it, and hand "
-            f"{later} no longer fits ({exc}); correct or delete the later hands first",
+            f"cannot {what} hand {number}: it changes who deals and plays the hands after it, and {was} "
+            f"no longer fits ({exc}); correct or delete the later hands first",
             rule="rotation",
         )
     if rule != "game_over":

@@ -79,7 +79,8 @@ def check_first_dealer(raw: Any, names: Sequence[str]) -> str | None:
         for n in names:
             if n.casefold() == raw.strip().casefold():
                 return n
-    raise EntryError(f"first_dealer is one of the players ({', '.join(names)}), not {shown(raw)}", rule="players")
+    raise EntryError(f"the first dealer (first_dealer) must be one of the players ({', '.join(names)}), "
+                     f"not {shown(raw)}", rule="players")
 
 
 def stored_names(names: Sequence[str], first_dealer: str | None) -> str:
