@@ -343,6 +343,7 @@
     q.set("preset", s.rules.preset);
     for (const [k, v] of Object.entries(s.rules.overrides)) q.set(k, String(v));
     if (withNames) q.set("names", s.names.join(","));
+    if (withNames && s.players > 2) q.set("players", String(s.players));
     return q.toString();
   }
 
