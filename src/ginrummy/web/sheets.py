@@ -33,7 +33,8 @@ SHEET_KEYS = frozenset({"preset", "rules", "names", "hands", "players"})
 #: Rows that fit one page under the header and the bonus rows (checked by printing to PDF).
 DEFAULT_HANDS = 28
 HOLLYWOOD_HANDS = 24  # three header rows and more bonus rows
-GROUP_HANDS = 24  # three and four players: more text above the grid (the tables' pairings)
+#: Three players and two teams: more text above the grid (the teams' names, the tables' pairings).
+GROUP_HANDS = {3: 24, 4: 22}
 MAX_HANDS = 30
 
 
@@ -342,7 +343,7 @@ def score_sheet(request: Request) -> HTMLResponse:
     except GinRummyError as e:
         return _error_page(str(e), "/scoresheet")
     hands = int(raw_hands) if params.get("hands") else (HOLLYWOOD_HANDS if rules.hollywood else
-                                                        GROUP_HANDS if players > 2 else DEFAULT_HANDS)
+                                                        GROUP_HANDS.get(players, DEFAULT_HANDS))
     name_value = html.escape(",".join(names) if any(names) else "")
     counts = "".join(f'<option value="{n}"{" selected" if n == players else ""}>{n}</option>' for n in (2, 3, 4))
     extra = (

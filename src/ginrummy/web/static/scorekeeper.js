@@ -362,7 +362,8 @@
     $("rule-sheet-link").href = "/rules?" + rulesQuery(s, false);
     $("score-sheet-link").href = "/scoresheet?" + rulesQuery(s, true);
     $("share-link").value = `${location.origin}/scorekeeper?sheet=${encodeURIComponent(s.id)}`;
-    $("next-hand").hidden = !s.next || editing !== null;
+    // Four players: the form's two table titles say who plays whom (and who deals) at each table.
+    $("next-hand").hidden = !s.next || editing !== null || s.players === 4;
     $("next-hand").textContent = SKHand.nextText(s);
     if (editing === null && !s.over) SKHand.setTables(s, SKHand.tablesOf(s));
     renderStanding(s);
@@ -548,7 +549,7 @@
     editing = null;
     if (sheet && !sheet.over) SKHand.setTables(sheet, SKHand.tablesOf(sheet));
     SKHand.clearAll();
-    $("next-hand").hidden = !(sheet && sheet.next);
+    $("next-hand").hidden = !(sheet && sheet.next) || sheet.players === 4;
     $("cancel-edit").hidden = true;
     $("score-hand").textContent = "Score hand";
     $("hand-legend").textContent = sheet ? `Hand ${sheet.hands.length + 1}` : "Hand 1";
