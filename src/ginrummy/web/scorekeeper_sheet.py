@@ -138,7 +138,7 @@ class Sheet:
                  created: float, updated: float, first_dealer: str | None = None) -> None:
         self.id = sheet_id
         self.names = names
-        self.first_dealer = first_dealer
+        self.first_dealer = first_dealer if first_dealer or len(names) == 2 else default_first_dealer(names)
         self.rules = rules
         self.entries = entries
         self.created = created
