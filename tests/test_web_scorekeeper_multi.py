@@ -183,7 +183,7 @@ def test_four_player_example_gives_the_command_lines_json(client: TestClient, ca
     assert sheet["target"] == 125
 
 
-def test_four_each_clause_of_team_scoring(client: TestClient) -> None:
+def test_four_each_clause_of_team_scoring(client: TestClient, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     s = new_sheet(client, ["Ann", "Bob", "Cy", "Dee"])
     assert s["title"] == "Ann & Cy v Bob & Dee" and s["columns"] == ["Ann & Cy", "Bob & Dee"]
     sid = s["id"]
@@ -208,6 +208,12 @@ def test_four_each_clause_of_team_scoring(client: TestClient) -> None:
     # The tables may come in either order.
     s = add(client, sid, {"tables": [knock("Cy", 2, "Dee", 12), knock("Ann", 2, "Bob", 12)]})
     assert s["hands"][4]["points"] == 20 and s["hands"][4]["tables"][0]["players"] == ["Ann", "Bob"]
+    # The command line, given the same hands, writes the same sheet.
+    path = tmp_path / "hands.json"
+    path.write_text(json.dumps({"players": ["Ann", "Bob", "Cy", "Dee"], "hands": [h["entry"] for h in s["hands"]]}))
+    cli = cli_json(capsys, path, 4)
+    assert [by_column(s, h["totals"][0]) for h in s["hands"]] == [h["totals"] for h in cli["hands"]]
+    assert [h["kind"] for h in cli["hands"]] == ["difference", "even", "one_table", "both", "both"]
 
 
 def test_four_team_target_and_bonuses_are_options(client: TestClient, capsys: pytest.CaptureFixture[str],
