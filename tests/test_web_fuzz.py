@@ -40,6 +40,8 @@ def fuzz(examples: int) -> settings:
 
 #: Stand-ins the runner replaces with the live game's values, so some requests come near to valid.
 GAME, SHEET, TOKEN, OTHER_TOKEN, SEQ = "$game", "$sheet", "$token", "$other", "$seq"
+#: A score sheet of four players in two teams (a hand is two tables) beside the two-player one.
+TEAM_SHEET = "$teams"
 #: The token of the seat whose turn it is (its requests get past the turn check to the action's own).
 CURRENT = "$current"
 
@@ -113,8 +115,20 @@ field_values = st.one_of(
 )
 
 
+#: The players of the live sheets (and strangers), for near-valid hands, names and first dealers.
+PLAYERS = ["Ann", "Bo", "Cy", "Di", "ann", "Zed", 0, 3, 7]
+table_entries = st.fixed_dictionaries({}, optional={
+    "knocker": st.sampled_from(PLAYERS) | json_values,
+    "deadwood": st.dictionaries(st.sampled_from(PLAYERS[:6]) | short_text, st.integers(-2, 120) | json_values, max_size=3),
+    "gin": st.booleans(), "dead": st.booleans(), "upcard": st.sampled_from(["7s", "Kd", "", "x"]),
+})
 #: Fields that the server checks first get the live value more often, so the checks after them run.
-FIELDS: dict[str, st.SearchStrategy[Any]] = {"seq": st.one_of(st.just(SEQ), st.just(SEQ), field_values)}
+FIELDS: dict[str, st.SearchStrategy[Any]] = {
+    "seq": st.one_of(st.just(SEQ), st.just(SEQ), field_values),
+    "tables": st.one_of(st.lists(table_entries, max_size=3), field_values),
+    "names": st.one_of(st.lists(st.sampled_from(PLAYERS) | short_text, max_size=6), field_values),
+    "first_dealer": st.one_of(st.sampled_from(PLAYERS), field_values),
+}
 
 
 def objects(keys: tuple[str, ...]) -> st.SearchStrategy[Any]:
@@ -148,7 +162,7 @@ def ids(live: str) -> st.SearchStrategy[str]:
 
 path_params: dict[str, st.SearchStrategy[str]] = {
     "game_id": ids(GAME),
-    "sheet_id": ids(SHEET),
+    "sheet_id": st.one_of(ids(SHEET), st.just(TEAM_SHEET)),
     "number": st.one_of(st.integers(-2, 400).map(str), st.integers(10**20, 10**30).map(str), st.text(min_size=1, max_size=12)),
     "name": st.one_of(st.sampled_from(["scorekeeper.js", "scorekeeper.css", "../app.py", "index.html"]), short_text),
     "path": st.one_of(st.sampled_from(["table.js", "style.css", "../app.py", "../../errors.py", "nosuch.js"]), short_text),
@@ -178,6 +192,8 @@ class Spec:
 
 RULE_QUERY = ("preset", "rules", "target", "knock_limit", "big_gin", "shutout", "knock_limt", "names", "hands")
 GAME_BODY = ("action", "seq")
+#: A hand entry's fields: two or three players' (the two who played), a team game's "tables".
+HAND_BODY = ("knocker", "deadwood", "gin", "big_gin", "dead", "upcard", "players", "tables")
 
 #: Every route of the app. A route missing here fails the test below: add how to fuzz it.
 SPECS: dict[tuple[str, str], Spec] = {
@@ -193,12 +209,11 @@ SPECS: dict[tuple[str, str], Spec] = {
     ("GET", "/scorekeeper"): Spec(),
     ("GET", "/scorekeeper/static/{name}"): Spec(),
     ("GET", "/api/scorekeeper/presets"): Spec(),
-    ("POST", "/api/scorekeeper/sheets"): Spec(body=("names", "rules")),
+    ("POST", "/api/scorekeeper/sheets"): Spec(body=("names", "rules", "first_dealer")),
     ("GET", "/api/scorekeeper/sheets/{sheet_id}"): Spec(),
     ("DELETE", "/api/scorekeeper/sheets/{sheet_id}"): Spec(),
-    ("POST", "/api/scorekeeper/sheets/{sheet_id}/hands"): Spec(body=("knocker", "deadwood", "gin", "big_gin", "dead", "upcard")),
-    ("PUT", "/api/scorekeeper/sheets/{sheet_id}/hands/{number}"): Spec(
-        body=("knocker", "deadwood", "gin", "big_gin", "dead", "upcard")),
+    ("POST", "/api/scorekeeper/sheets/{sheet_id}/hands"): Spec(body=HAND_BODY),
+    ("PUT", "/api/scorekeeper/sheets/{sheet_id}/hands/{number}"): Spec(body=HAND_BODY),
     ("DELETE", "/api/scorekeeper/sheets/{sheet_id}/hands/{number}"): Spec(),
     ("GET", "/api/options"): Spec(),
     ("GET", "/api/rules/describe"): Spec(("preset", "overrides")),
@@ -234,12 +249,13 @@ def query_strategy(keys: tuple[str, ...]) -> st.SearchStrategy[dict[str, str]]:
 
 @dataclass
 class World:
-    """One game between two people (nothing moves unless a seat acts) and one score sheet."""
+    """One game between two people (nothing moves unless a seat acts) and two score sheets (two players; two teams)."""
 
     client: TestClient
     game: str = ""
     tokens: list[str] = field(default_factory=list)
     sheet: str = ""
+    teams: str = ""
 
     def renew(self) -> None:
         g = self.client.post("/api/games", json={"opponent": "human", "names": ["Ann", "Bo"]}).json()
@@ -247,6 +263,11 @@ class World:
         s = self.client.post("/api/scorekeeper/sheets", json={"names": ["Ann", "Bo"]}).json()
         self.sheet = s["id"]
         r = self.client.post(f"/api/scorekeeper/sheets/{self.sheet}/hands", json={"knocker": "Ann", "deadwood": [3, 20]})
+        assert r.status_code == 201, r.text
+        s = self.client.post("/api/scorekeeper/sheets", json={"names": ["Ann", "Bo", "Cy", "Di"]}).json()
+        self.teams = s["id"]
+        hand = {"tables": [{"knocker": "Ann", "deadwood": {"Ann": 3, "Bo": 20}}, {"dead": True}]}
+        r = self.client.post(f"/api/scorekeeper/sheets/{self.teams}/hands", json=hand)
         assert r.status_code == 201, r.text
 
     def snapshot(self) -> tuple[Any, ...]:
@@ -258,7 +279,8 @@ class World:
         room = app.state.games.rooms[self.game]
         stored = app.state.store.get_game(self.game)
         with app.state.store.connection() as conn:
-            sheet = conn.execute("SELECT names, rules, entries FROM scorekeeper_sheets WHERE id = ?", (self.sheet,)).fetchone()
+            sheet = [conn.execute("SELECT names, rules, entries FROM scorekeeper_sheets WHERE id = ?", (sid,)).fetchone()
+                     for sid in (self.sheet, self.teams)]
         return room.version, room.match.view(0).to_json(), room.table.seats[0].name, stored.names, sheet
 
     def seq(self) -> int:
@@ -273,8 +295,8 @@ class World:
             seq = self.seq() if value == SEQ else None
             app: Any = self.client.app
             current = self.tokens[app.state.games.rooms[self.game].hand.current]
-            live = {GAME: self.game, SHEET: self.sheet, TOKEN: self.tokens[0], OTHER_TOKEN: self.tokens[1], SEQ: seq,
-                    CURRENT: current}
+            live = {GAME: self.game, SHEET: self.sheet, TEAM_SHEET: self.teams, TOKEN: self.tokens[0],
+                    OTHER_TOKEN: self.tokens[1], SEQ: seq, CURRENT: current}
             if value in live:
                 return live[value]
             return value.replace(TOKEN, self.tokens[0])

@@ -323,6 +323,7 @@ def test_page_and_assets(client: TestClient) -> None:
     assert '<header class="site"></header>' in r.text and '<script src="/scorekeeper/static/common.js"></script>' in r.text
     assert client.get("/scorekeeper/static/common.js").status_code == 200
     assert client.get("/scorekeeper/static/scorekeeper.js").status_code == 200
+    assert client.get("/scorekeeper/static/scorekeeper_hand.js").status_code == 200  # the hand form (any table)
     assert client.get("/scorekeeper/static/scorekeeper.css").status_code == 200
     assert client.get("/scorekeeper/static/secret.py").status_code == 404
     answer = client.get("/api/scorekeeper/presets").json()

@@ -76,7 +76,8 @@ def test_every_get_route_sends_the_safety_headers(client: TestClient) -> None:
     # The pages and the assets they load must all be among them (a route lost is a page unprotected).
     for page in ("/", "/table/abc123", "/history", "/fair", "/replay/abc123", "/rules", "/scoresheet", "/scorekeeper"):
         assert page in paths
-    paths += ["/static/common.js", "/static/style.css", "/static/sheets.js", "/scorekeeper/static/scorekeeper.css"]
+    paths += ["/static/common.js", "/static/style.css", "/static/sheets.js", "/scorekeeper/static/scorekeeper.css",
+              "/scorekeeper/static/scorekeeper_hand.js"]
     for path in paths:
         assert_safety_headers(client.get(path), path)
 

@@ -133,3 +133,53 @@ def test_query_round_trip() -> None:
     from urllib.parse import parse_qsl
 
     assert sheets.rules_from_query(parse_qsl(sheets.query_of(rules))) == rules
+
+
+# -- three players and two teams ----------------------------------------------------------------
+
+
+def test_three_player_score_sheet(client: TestClient) -> None:
+    r = client.get("/scoresheet?players=3&names=Ann,Bob,Cy&hands=10")
+    assert r.status_code == 200
+    t = text_of(r.text)
+    assert "Gin Rummy score sheet for three players: Classic (family rules)" in t
+    assert "Hand Dealer Ann Bob Cy Points Total Box Points Total Box Points Total Box" in t
+    assert r.text.count('<td class="box">') == 10 * 3 and r.text.count('<td class="dealer">') == 10 + 3
+    assert "the dealer sits out; the loser of each hand deals the next" in t and "The first to 100 wins" in t
+    assert "Boxes x 20" in t and "Game bonus" in t and "Final total" in t
+    # Names alone say how many play; bonuses off leave only the totals.
+    t = text_of(client.get("/scoresheet?names=Ann,Bob,Cy&three_player_bonuses=false").text)
+    assert "for three players" in t and "Boxes x" not in t and "hand points only, no bonuses" in t
+    assert '<option value="3" selected>3</option>' in r.text  # the form keeps how many play
+    assert_print_stylesheet(r.text)
+
+
+def test_team_score_sheet_says_who_plays_whom_at_each_table(client: TestClient) -> None:
+    r = client.get("/scoresheet?players=4&names=Ann,Bob,Cy,Dee&hands=8")
+    assert r.status_code == 200
+    t = text_of(r.text)
+    assert "Gin Rummy score sheet for two teams" in t
+    assert ("Table 1: Ann v Bob in hands 1, 3, 5…, Ann v Dee in hands 2, 4, 6…. "
+            "Table 2: Cy v Dee, then Cy v Bob.") in t
+    assert "Hand Table 1 Table 2 Ann & Cy Bob & Dee Won by Points Won by Points Points Total Box Points Total Box" in t
+    assert r.text.count('<td class="box">') == 8 * 2
+    assert "Game to 125" in t and "The first team to 125 wins" in t
+    assert "the team with more points scores the difference (equal: nobody scores)" in t
+    r = client.get("/scoresheet?players=4&team_target=200&team_bonuses=no")
+    t = text_of(r.text)
+    assert "Game to 200; hand points only" in t and "Player 1 & Player 3" in t
+    assert '<th scope="row">Game bonus</th>' not in r.text and '<th scope="row">Final total</th>' in r.text
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        ("players=5", "players must be 2, 3 or 4, not '5'"),
+        ("players=3&names=A,B,C,D", "names takes at most 3 names"),
+        ("names=A,B,C,D,E", "names takes at most 2 names"),
+        ("players=4&hollywood=true", "the printed Hollywood score sheet is for two players (players=4)"),
+    ],
+)
+def test_bad_group_sheet_queries_are_400(client: TestClient, query: str, words: str) -> None:
+    r = client.get("/scoresheet?" + query)
+    assert r.status_code == 400 and words in text_of(r.text)

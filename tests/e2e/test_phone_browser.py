@@ -448,3 +448,56 @@ def test_the_scorekeeper_takes_hands_by_taps_at_360_px(server: str, browser: Any
     wait_until(page, "document.getElementById('last-hand').textContent.includes('Hand 1 corrected')", timeout=5)
     check_layout(page, 360, "the scorekeeper after a correction")
     ctx.close()
+
+
+def tap_type(page: Any, selector: str, text: str) -> None:
+    page.tap(selector)
+    page.keyboard.press("Control+A")
+    page.keyboard.type(text)
+
+
+def test_the_scorekeeper_for_three_and_for_two_teams_by_taps_at_360_px(server: str, browser: Any) -> None:
+    ctx = phone(browser, 360, 740)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/scorekeeper")
+    page.wait_for_selector("#setup:not([hidden])")
+    # Four players: four names, the teams, who deals first, the team game's rules.
+    page.tap("#count-4")
+    for i, name in enumerate(["Annabelle", "Bartholomew", "Cy", "Dee"]):
+        tap_type(page, f"#name-{i}", name)
+    page.tap("#rule-details summary")
+    assert page.is_visible("#rule-team_target") and page.is_hidden("#rule-target")
+    check_layout(page, 360, "the scorekeeper's new game for four")
+    shot(page, "scorekeeper-four-setup")
+    start(page)
+    page.wait_for_selector("#part-t2:not([hidden])")
+    check_layout(page, 360, "the scorekeeper's form with two tables")
+    page.tap("#knocker-0")
+    tap_type(page, "#dw-0", "3")
+    tap_type(page, "#dw-1", "25")
+    page.tap("#kind-gin-t2")
+    page.tap("#knocker-1-t2")
+    tap_type(page, "#dw-0-t2", "14")
+    page.tap("#score-hand")
+    wait_until(page, "document.querySelectorAll('#sheet-body tr').length === 1", timeout=5)
+    assert "Bartholomew & Dee have more points and score the difference" in page.inner_text("#last-hand")
+    check_layout(page, 360, "the team sheet after a hand")
+    shot(page, "scorekeeper-four")
+    # Three players: the dealer sits out; the form names the two who play.
+    page.tap("#new-game")
+    page.tap("#count-3")
+    start(page)
+    page.wait_for_selector("#next-hand:not([hidden])")
+    assert page.inner_text("#next-hand") == "Cy deals and sits out: Annabelle plays Bartholomew."
+    page.tap("#kind-gin")
+    page.tap("#knocker-1")
+    tap_type(page, "#dw-0", "18")
+    page.tap("#score-hand")
+    wait_until(page, "document.querySelectorAll('#sheet-body tr').length === 1", timeout=5)
+    assert page.inner_text("#next-hand") == "Annabelle deals and sits out: Bartholomew plays Cy."
+    check_layout(page, 360, "the three-player sheet after a hand")
+    shot(page, "scorekeeper-three")
+    assert errors == []
+    ctx.close()

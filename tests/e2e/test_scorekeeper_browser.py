@@ -6,6 +6,7 @@ when it is importable (else the scorekeeper and sheet routers alone) on a tempor
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 import time
@@ -132,3 +133,123 @@ def test_printable_sheets_fit_one_page(server: str, browser: Any) -> None:
             pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
             assert pages == 1, f"{path} prints on {pages} {fmt} pages"
     page.close()
+
+
+# -- three players and two teams, by clicks --------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def fill_table(page: Any, entry: dict[str, Any], sfx: str = "") -> None:
+    """Click one table's part of the form for an entry as the examples write it (names, not seats):
+    the form shows the two who play, so the names say which radio and which field."""
+    if entry.get("dead"):
+        page.click(f"#kind-dead{sfx}")
+        return
+    pair = [page.inner_text(f"#knocker-row{sfx} .pname[data-seat='{s}']") for s in (0, 1)]
+    gin = bool(entry.get("gin"))
+    page.click(f"#kind-{'gin' if gin else 'knock'}{sfx}")
+    page.click(f"#knocker-{pair.index(entry['knocker'])}{sfx}")
+    for seat, name in enumerate(pair):
+        if not (gin and name == entry["knocker"]):
+            page.fill(f"#dw-{seat}{sfx}", str(entry["deadwood"][name]))
+
+
+def score(page: Any) -> None:
+    before = page.locator("#sheet-body tr").count()
+    page.click("#score-hand")
+    wait_until(page, f"document.querySelectorAll('#sheet-body tr').length > {before} "
+                     "|| !document.getElementById('error').hidden", timeout=5)
+
+
+def new_game(page: Any, names: list[str]) -> None:
+    page.wait_for_selector("#setup:not([hidden])")
+    page.click(f"#count-{len(names)}")
+    for i, n in enumerate(names):
+        page.fill(f"#name-{i}", n)
+    page.click("#start")
+    page.wait_for_selector("#game:not([hidden])")
+
+
+def test_three_players_by_clicks(server: str, browser: Any) -> None:
+    data = json.loads((EXAMPLES / "three_players.json").read_text())
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: d.accept())
+    page.goto(server + "/scorekeeper")
+    new_game(page, data["players"])
+    assert page.inner_text("#game-title") == "Ann, Bob and Cy"
+    assert page.inner_text("#next-hand") == "Cy deals and sits out: Ann plays Bob."
+    fill_table(page, data["hands"][0])
+    score(page)
+    # Bob lost: he deals and sits out; the form now asks about Cy and Ann.
+    assert page.inner_text("#next-hand") == "Bob deals and sits out: Cy plays Ann."
+    assert page.inner_text("#knocker-row .pname[data-seat='0']") == "Cy"
+    for entry in data["hands"][1:]:
+        fill_table(page, entry)
+        score(page)
+    page.wait_for_selector("#final:not([hidden])")
+    # The command line's totals for this file: Ann 369, Bob 0, Cy 90 (test_web_scorekeeper_multi).
+    assert [page.inner_text(f"#final-total-{p}") for p in range(3)] == ["369", "0", "90"]
+    assert "Ann wins: Ann 369, Cy 90, Bob 0; by 279 over the next best." in page.inner_text("#final-result")
+    assert page.inner_text("#hand-4 td.what") == "Dead hand (Bob dealt)"
+    # Correct hand 1 (same loser, Bob 40 not 30): every total after it follows.
+    page.click("button[aria-label='Correct hand 1']")
+    assert page.input_value("#dw-1") == "30" and page.inner_text("#knocker-row .pname[data-seat='1']") == "Bob"
+    page.fill("#dw-1", "40")
+    page.click("#score-hand")
+    wait_until(page, "document.querySelector('#final-total-0').textContent === '379'", timeout=5)
+    # Deleting hand 1 would change who played every later hand: refused, saying so.
+    page.click("button[aria-label='Delete hand 1']")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "Cannot delete hand 1: it changes who deals and plays the hands after it" in page.inner_text("#error")
+    page.click("button[aria-label='Delete hand 6']")  # the last hand may go: the game is open again
+    wait_until(page, "document.querySelectorAll('#sheet-body tr').length === 5", timeout=5)
+    assert page.inner_text("#next-hand") == "Cy deals and sits out: Ann plays Bob."
+    assert errors == []
+    context.close()
+
+
+def test_four_players_in_two_teams_by_clicks(server: str, browser: Any) -> None:
+    hands = json.loads((EXAMPLES / "four_players.json").read_text())
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + "/scorekeeper")
+    page.wait_for_selector("#setup:not([hidden])")
+    page.click("#count-4")
+    for i, n in enumerate(["A", "B", "C", "D"]):
+        page.fill(f"#name-{i}", n)
+    assert page.inner_text("#teams-line").startswith("Teams: A & C against B & D.")
+    page.click("#start")
+    page.wait_for_selector("#part-t2:not([hidden])")
+    assert page.inner_text("#game-title") == "AC v BD"
+    assert page.inner_text("#part-title") == "Table 1: A v B (A deals)"
+    assert page.inner_text("#part-title-t2") == "Table 2: C v D (C deals)"
+    for number, entry in enumerate(hands, start=1):
+        tables = entry["tables"]
+        # The form's tables are in the sheet's order; the example may list them the other way.
+        pair = {page.inner_text(f"#knocker-row .pname[data-seat='{s}']") for s in (0, 1)}
+        first, other = tables if tables[0].get("dead") or set(tables[0]["deadwood"]) <= pair else tables[::-1]
+        fill_table(page, first)
+        fill_table(page, other, "-t2")
+        score(page)
+        assert page.is_hidden("#error"), page.inner_text("#error")
+        if number == 1:
+            assert "One hand each: BD have more points and score the difference, 34 - 22 = 12." in \
+                page.inner_text("#last-hand")
+            assert page.inner_text("#part-title") == "Table 1: A v D (D deals)"  # partners switched opponents
+    page.wait_for_selector("#final:not([hidden])")
+    assert [page.inner_text(f"#final-total-{p}") for p in range(2)] == ["285", "85"]
+    assert "Table 1: Dead hand; Table 2: C undercut D: 6 v 6 (10 to AC)" == page.inner_text("#hand-3 td.what")
+    # A correction of both tables at once: hand 5 was A 30 and C 20; make table 2 equal to table 1.
+    page.click("button[aria-label='Correct hand 5']")
+    assert page.input_value("#dw-1") == "32" and page.input_value("#dw-1-t2") == "21"
+    page.fill("#dw-1-t2", "31")
+    page.click("#score-hand")
+    wait_until(page, "document.querySelector('#final-total-0').textContent === '295'", timeout=5)
+    assert errors == []
+    context.close()

@@ -257,6 +257,21 @@ def kept_sheet(base: str, hollywood: bool, hands: int = 14) -> str:
     return str(s["id"])
 
 
+#: The widest group headers: long names at three players, and two teams of long names.
+LONG4 = [*LONG, "Christopher Wolfgangson", "Dorothea Montgomery"]
+
+
+def kept_group_sheet(base: str, players: int, hands: int = 12) -> str:
+    """A scorekeeper sheet of three players or two teams with long names, not yet over."""
+    s = post(base, "/api/scorekeeper/sheets", {"names": LONG4[:players], "rules": "classic"})
+    for _ in range(hands):
+        nxt = s["next"]  # who plays whom in the next hand
+        tables = nxt["tables"] if players == 4 else [nxt]
+        entries = [{"knocker": t["players"][0], "deadwood": {t["players"][0]: 9, t["players"][1]: 10}} for t in tables]
+        s = post(base, f"/api/scorekeeper/sheets/{s['id']}/hands", entries[0] if players == 3 else {"tables": entries})
+    return str(s["id"])
+
+
 def test_the_scorekeeper_has_the_tables_header_and_display_options(server: str, browser: Any) -> None:
     context = browser.new_context(color_scheme="light")
     page = context.new_page()
@@ -314,8 +329,10 @@ OVERFLOW_JS = """() => [document.documentElement.scrollWidth, [...document.query
 def test_printed_score_sheets_fit_a4_and_letter_one_page_wide(server: str, browser: Any) -> None:
     names = ",".join(LONG)
     blank = [f"/scoresheet?names={names}", f"/scoresheet?hollywood=true&names={names}",
-             f"/scoresheet?names={names}&oklahoma=true&oklahoma_extra_boxes=true"]
-    kept = [f"/scorekeeper?sheet={kept_sheet(server, True)}", f"/scorekeeper?sheet={kept_sheet(server, False)}"]
+             f"/scoresheet?names={names}&oklahoma=true&oklahoma_extra_boxes=true",
+             f"/scoresheet?players=3&names={','.join(LONG4[:3])}", f"/scoresheet?players=4&names={','.join(LONG4)}"]
+    kept = [f"/scorekeeper?sheet={kept_sheet(server, True)}", f"/scorekeeper?sheet={kept_sheet(server, False)}",
+            f"/scorekeeper?sheet={kept_group_sheet(server, 3)}", f"/scorekeeper?sheet={kept_group_sheet(server, 4)}"]
     for path in blank + kept:
         for paper, (width, points) in PAPERS.items():
             page = browser.new_page(viewport={"width": width, "height": 1000})

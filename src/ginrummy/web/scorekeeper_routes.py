@@ -2,8 +2,9 @@
 
 Players enter each hand as it ended (who knocked and both counts after layoffs, or gin, big gin,
 a dead hand); the server scores it with the same :func:`~ginrummy.scoring.score_hand` and
-:class:`~ginrummy.scoresheet.ScoreSheet` the engine uses, so a hand scored here can never disagree with
-a hand played in the app, under any rule set (Oklahoma and Hollywood included).
+ledgers (:mod:`~ginrummy.scoresheet`, :mod:`~ginrummy.multisheet`) the engine and ``ginrummy score``
+use, so a hand scored here can never disagree with a hand played in the app or scored at the command
+line, under any rule set (Oklahoma and Hollywood included).
 
 No account: a sheet is identified by an unguessable id (``secrets.token_urlsafe``) that the page
 keeps in the browser's ``localStorage``; whoever has the id can read and change the sheet, like a
@@ -15,6 +16,10 @@ API (hand numbers start at 1, as players say "hand 3"):
 
 - ``POST /api/scorekeeper/sheets`` ``{"names": ["You", "Sam"], "rules": {"preset": "classic",
   "overrides": {...}}}`` -> 201 and the sheet (``"rules"`` may also be a bare preset name).
+  Three or four names keep a three-player game (the dealer sits out, the loser deals next) or a
+  team game (the 1st and 3rd named against the 2nd and 4th); ``"first_dealer"`` says who deals
+  hand 1 (default: the third player of three, the first of four). The sheet's ``"next"`` says
+  who deals and who plays whom next (:mod:`ginrummy.web.scorekeeper_sheet`).
 - ``GET /api/scorekeeper/sheets/{id}`` -> the sheet.
 - ``POST /api/scorekeeper/sheets/{id}/hands`` with a hand entry -> 201 and the sheet.
 - ``PUT /api/scorekeeper/sheets/{id}/hands/{n}`` with a hand entry -> the corrected sheet.
@@ -25,7 +30,9 @@ A hand entry: ``{"knocker": "You", "deadwood": {"You": 3, "Sam": 25}}``; gin:
 ``{"knocker": "Sam", "gin": true, "deadwood": {"You": 14}}``; big gin: ``"big_gin": true``; a dead
 hand: ``{"dead": true}``. ``knocker`` may be a name or a seat 0/1, ``deadwood`` a name map or a
 two-item list in seat order (:func:`ginrummy.scorekeeper.normalize_entry`, which ``ginrummy
-score`` uses too). Oklahoma hands add ``"upcard": "7s"`` (it sets the knock limit and the spade
+score`` uses too). Three players: the same entry, naming the two who played; four players:
+``{"tables": [entry, entry]}``, one entry per table, as ``ginrummy score --players 4`` reads.
+Oklahoma hands add ``"upcard": "7s"`` (it sets the knock limit and the spade
 doubling; a hand without it is refused). Every check of an entry is the scorekeeper's
 (:func:`ginrummy.scorekeeper.hand_result`), so the page and the command line refuse the same
 entries in the same words. Mistakes answer 4xx with ``{"error", "rule", "message"}``; the
@@ -38,7 +45,7 @@ import json
 import re
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +55,11 @@ from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from .. import words
 from ..errors import GinRummyError, IllegalActionError, RulesError, shown
 from ..rules import Rules
-from ..scorekeeper import ScoreInputError, Scorekeeper, normalize_entry
+from ..scorekeeper import ScoreInputError, normalize_entry
 from ..words import sentence
 from .errors import WebError, describe, not_found
-from .inputs import clean_name, read_json
+from .inputs import read_json
+from .scorekeeper_sheet import EntryError, Sheet, check_first_dealer, check_names, read_names, stored_names
 
 router = APIRouter(tags=["scorekeeper"])
 
@@ -79,14 +87,6 @@ _SCHEMA = """CREATE TABLE IF NOT EXISTS scorekeeper_sheets (
 # ---------------------------------------------------------------------------------------------
 
 
-class EntryError(GinRummyError):
-    """A hand entry or sheet request that is malformed; ``rule`` names what it breaks (422)."""
-
-    def __init__(self, message: str, rule: str = "entry") -> None:
-        super().__init__(message)
-        self.rule = rule
-
-
 def _error_response(exc: BaseException) -> JSONResponse:
     """Errors become JSON the page shows as is: ``{"error", "rule", "message"}``."""
     if isinstance(exc, (EntryError, ScoreInputError)):
@@ -100,30 +100,8 @@ def _error_response(exc: BaseException) -> JSONResponse:
 
 
 # ---------------------------------------------------------------------------------------------
-# Hand entries
-# ---------------------------------------------------------------------------------------------
-
-
-# ---------------------------------------------------------------------------------------------
 # Sheets
 # ---------------------------------------------------------------------------------------------
-
-
-def _names(raw: Any) -> tuple[str, str]:
-    if raw is None:
-        return ("Player 1", "Player 2")
-    if not isinstance(raw, Sequence) or isinstance(raw, str) or len(raw) != 2:
-        raise EntryError("names must be a list of two player names", rule="players")
-    out: list[str] = []
-    for i, n in enumerate(raw):
-        try:
-            n = clean_name(n, f"the name of player {i + 1}", empty_ok=True)
-        except WebError as e:
-            raise EntryError(str(e), rule="players") from None
-        out.append(n or f"Player {i + 1}")
-    if out[0].casefold() == out[1].casefold():
-        raise EntryError(f"the two players need different names (both are {out[0]!r})", rule="players")
-    return out[0], out[1]
 
 
 def _rules(raw: Any) -> Rules:
@@ -133,95 +111,6 @@ def _rules(raw: Any) -> Rules:
         raise RulesError('rules must be a preset name or {"preset": "classic", "overrides": {...}}')
     rules = Rules.from_json(raw)
     return rules
-
-
-class Sheet:
-    """One stored sheet: players, rules and the entries, and the ledger computed from them."""
-
-    def __init__(self, sheet_id: str, names: tuple[str, str], rules: Rules, entries: list[dict[str, Any]],
-                 created: float, updated: float) -> None:
-        self.id = sheet_id
-        self.names = names
-        self.rules = rules
-        self.entries = entries
-        self.created = created
-        self.updated = updated
-        self.keeper = build(rules, entries, names)
-        self.ledger = self.keeper.sheet
-
-    def to_json(self) -> dict[str, Any]:
-        """Everything the page draws: each hand with its points and running totals, then the end."""
-        names, rules, ledger = self.names, self.rules, self.ledger
-        hands = []
-        for row, entry in zip(ledger.rows, self.entries, strict=True):
-            r = row.result
-            hands.append(
-                {
-                    "number": row.index + 1,
-                    "entry": entry,
-                    "kind": r.kind,
-                    "winner": r.winner,
-                    "winner_name": None if r.winner is None else names[r.winner],
-                    "points": r.points,
-                    "extra_boxes": r.extra_boxes,
-                    "multiplier": r.multiplier,
-                    "written": list(row.written),
-                    "totals": [list(t) for t in row.totals],
-                    "closed": list(row.closed),
-                    "explain": r.explain(names),
-                }
-            )
-        games = ledger.games
-        over = ledger.is_over
-        final = ledger.final() if over else None
-        out: dict[str, Any] = {
-            "id": self.id,
-            "names": list(names),
-            "rules": rules.to_json(),
-            "rules_summary": rules.describe(),
-            "target": rules.target,
-            "hollywood": rules.hollywood,
-            "oklahoma": rules.oklahoma,
-            "big_gin": rules.big_gin,
-            "straight_gin": rules.straight_gin,
-            "upcard": rules.upcard,
-            "knock_limit": rules.knock_limit,
-            "games": games,
-            "hands": hands,
-            "scores": [list(ledger.game_scores(g)) for g in range(games)],
-            "game_open": [ledger.game_open(g) for g in range(games)],
-            "hands_won": list(ledger.hands_won),
-            "over": over,
-            "created": self.created,
-            "updated": self.updated,
-            "final": None,
-        }
-        if final is not None:
-            f = final.to_json()
-            f["winner_name"] = None if final.winner is None else names[final.winner]
-            f["explain"] = final.explain(names)
-            f["games"] = [g.to_json() for g in final.games]
-            out["final"] = f
-            out["totals"] = list(final.totals)
-            out["margin"] = final.margin
-            out["winner"] = final.winner
-        else:
-            out["totals"] = None
-            out["margin"] = None
-            out["winner"] = None
-        return out
-
-
-def build(rules: Rules, entries: Sequence[Mapping[str, Any]], names: Sequence[str]) -> Scorekeeper:
-    """Replay the entries through the scorekeeper; an error names the hand it comes from.
-
-    Replaying (rather than patching a ledger) is what makes a correction to an early hand
-    recompute every total, bonus and game ending after it.
-    """
-    keeper = Scorekeeper(rules, players=tuple(names))
-    for entry in entries:
-        keeper.add(entry)
-    return keeper
 
 
 def _conn_setup(conn: Any) -> None:
@@ -237,13 +126,13 @@ def _load(conn: Any, sheet_id: str) -> Sheet:
     ).fetchone()
     if row is None:
         raise not_found(f"no score sheet {shown(sheet_id)}: it may have been deleted; start a new game")
-    names = tuple(json.loads(row[1]))
-    return Sheet(row[0], (names[0], names[1]), Rules.from_json(json.loads(row[2])), json.loads(row[3]), row[4], row[5])
+    names, first_dealer = read_names(row[1])
+    return Sheet(row[0], names, Rules.from_json(json.loads(row[2])), json.loads(row[3]), row[4], row[5], first_dealer)
 
 
 def _save(conn: Any, sheet: Sheet, entries: list[dict[str, Any]]) -> Sheet:
     """Check the new entries by building their ledger, then store them; nothing is stored on error."""
-    new = Sheet(sheet.id, sheet.names, sheet.rules, entries, sheet.created, time.time())
+    new = Sheet(sheet.id, sheet.names, sheet.rules, entries, sheet.created, time.time(), sheet.first_dealer)
     conn.execute(
         "UPDATE scorekeeper_sheets SET entries = ?, updated = ? WHERE id = ?",
         (json.dumps(entries), new.updated, sheet.id),
@@ -278,8 +167,18 @@ def _hand_index(sheet: Sheet, number: int) -> int:
 
 
 def _changed_ending(exc: GinRummyError, number: int, what: str) -> GinRummyError:
-    """A correction that would end the game before the last hand: say which hand and what to do."""
-    if getattr(exc, "rule", "") != "game_over":
+    """A correction that would end the game before the last hand, or (three and four players)
+    change who plays a later hand: say which hand and what to do."""
+    rule = getattr(exc, "rule", "")
+    later = getattr(exc, "hand", None)
+    if rule == "rotation" and isinstance(later, int) and (later > number or what == "delete" and later == number):
+        was = f"hand {later + 1} (now hand {later})" if what == "delete" else f"hand {later}"
+        return EntryError(
+            f"cannot {what} hand {number}: it changes who deals and plays the hands after it, and {was} "
+            f"no longer fits ({exc}); correct or delete the later hands first",
+            rule="rotation",
+        )
+    if rule != "game_over":
         return exc
     return EntryError(
         f"cannot {what} hand {number}: the game would then be over before the last hand on the sheet; "
@@ -303,7 +202,8 @@ def page() -> FileResponse:
 def asset(name: str) -> Response:
     """The page's own script and stylesheet, and the site's shared script (its header and display
     options, ``common.js``), served here so the page works whatever else is mounted."""
-    types = {"scorekeeper.js": "text/javascript", "scorekeeper.css": "text/css", "common.js": "text/javascript"}
+    types = {"scorekeeper.js": "text/javascript", "scorekeeper_hand.js": "text/javascript",
+             "scorekeeper.css": "text/css", "common.js": "text/javascript"}
     if name not in types:
         return JSONResponse({"error": "not_found", "message": f"no file {shown(name)}"}, status_code=404)
     return FileResponse(STATIC / name, media_type=types[name], headers={"Cache-Control": "no-cache"})
@@ -336,16 +236,19 @@ def presets() -> dict[str, Any]:
 
 @router.post("/api/scorekeeper/sheets", status_code=201)
 async def create_sheet(request: Request) -> Response:
-    """Start a sheet: two names and a rule set. Returns the sheet with its new unguessable id."""
+    """Start a sheet: two, three or four names (four: the 1st and 3rd are partners against the 2nd and
+    4th), a rule set and, for three or four, who deals first. Returns the sheet with its new id."""
     try:
         body = await _body(request)
         if not isinstance(body, Mapping):
             raise EntryError('send {"names": ["You", "Sam"], "rules": {"preset": "classic", "overrides": {}}}')
-        unknown = sorted(set(body) - {"names", "rules"})
+        unknown = sorted(set(body) - {"names", "rules", "first_dealer"})
         if unknown:
             more = f" and {len(unknown) - 3} more" if len(unknown) > 3 else ""
-            raise EntryError(f"unknown field: {', '.join(str(k)[:40] for k in unknown[:3])}{more} (use names, rules)")
-        names = _names(body.get("names"))
+            raise EntryError(f"unknown field: {', '.join(str(k)[:40] for k in unknown[:3])}{more} "
+                             "(use names, rules, first_dealer)")
+        names = check_names(body.get("names"))
+        first_dealer = check_first_dealer(body.get("first_dealer"), names)
         rules = _rules(body.get("rules"))
         sheet_id = secrets.token_urlsafe(ID_BYTES)
         now = time.time()
@@ -353,9 +256,9 @@ async def create_sheet(request: Request) -> Response:
             _conn_setup(conn)
             conn.execute(
                 "INSERT INTO scorekeeper_sheets (id, names, rules, entries, created, updated) VALUES (?, ?, ?, ?, ?, ?)",
-                (sheet_id, json.dumps(list(names)), json.dumps(rules.to_json()), "[]", now, now),
+                (sheet_id, stored_names(names, first_dealer), json.dumps(rules.to_json()), "[]", now, now),
             )
-        sheet = Sheet(sheet_id, names, rules, [], now, now)
+        sheet = Sheet(sheet_id, names, rules, [], now, now, first_dealer)
     except (GinRummyError, WebError) as e:
         return _error_response(e)
     return JSONResponse(sheet.to_json(), status_code=201)
@@ -394,7 +297,7 @@ async def add_hand(sheet_id: str, request: Request) -> Response:
             if len(sheet.entries) >= MAX_HANDS:
                 raise EntryError(f"a sheet holds at most {MAX_HANDS} hands", rule="hands")
             if sheet.ledger.is_over:
-                last = sheet.ledger.final().explain(sheet.names)[-1]
+                last = sheet.game_over_text()
                 raise EntryError(f"the game is over: {last} Start a new game for more hands.", rule="game_over")
             entry = normalize_entry(body, sheet.names)
             sheet = _save(conn, sheet, [*sheet.entries, entry])

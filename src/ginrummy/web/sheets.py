@@ -23,15 +23,18 @@ from ..errors import GinRummyError, RulesError, shown
 from ..rules import GROUP_RULES, PRESETS, RANGES, RULE_NAMES, Rules, parse_rule_value
 from .errors import WebError
 from .inputs import clean_name
+from .sheets_group import group_grid, group_legend, pairings
 
 router = APIRouter(tags=["sheets"])
 
-#: Query keys that are not rules: the score sheet's player names and number of rows.
-SHEET_KEYS = frozenset({"preset", "rules", "names", "hands"})
+#: Query keys that are not rules: the score sheet's players, their names and the number of rows.
+SHEET_KEYS = frozenset({"preset", "rules", "names", "hands", "players"})
 
 #: Rows that fit one page under the header and the bonus rows (checked by printing to PDF).
 DEFAULT_HANDS = 28
 HOLLYWOOD_HANDS = 24  # three header rows and more bonus rows
+#: Three players and two teams: more text above the grid (the teams' names, the tables' pairings).
+GROUP_HANDS = {3: 24, 4: 22}
 MAX_HANDS = 30
 
 
@@ -147,7 +150,7 @@ def _controls(rules: Rules, action: str, extra: str = "", keep: str = "") -> str
         f"{extra}"
         '<button type="button" data-print>Print</button>'
         f'<a href="{other}?{html.escape(q)}">{other_label}</a>'
-        f'<a href="/scorekeeper?{html.escape(q)}">Keep score with these rules</a>'
+        f'<a href="/scorekeeper?{html.escape(q + ("&" + keep if keep else ""))}">Keep score with these rules</a>'
         "</div>"
         f'<details><summary>Change a rule</summary><fieldset>{inputs}</fieldset>'
         '<p><button type="submit">Show these rules</button></p></details>'
@@ -171,8 +174,12 @@ def rule_sheet(request: Request) -> HTMLResponse:
 # -- the score sheet ----------------------------------------------------------------------------
 
 
-def _figures(r: Rules) -> str:
-    """The scoring figures in one line, printed above the grid so nobody needs the rule sheet."""
+def _figures(r: Rules, players: int = 2) -> str:
+    """The scoring figures in one line, printed above the grid so nobody needs the rule sheet.
+
+    Three and four players: the target is the team game's for four, and the bonuses only when the
+    rule set's option for that many players keeps them.
+    """
     parts = []
     if not r.straight_gin and (r.oklahoma or r.knock_limit):
         limit = "the upcard's value" if r.oklahoma else str(r.knock_limit)
@@ -184,7 +191,13 @@ def _figures(r: Rules) -> str:
     if r.oklahoma and r.oklahoma_spade_double:
         parts.append("spade upcard: hand doubled")
     line = "; ".join(parts) + "."
-    game = f" Game to {r.target}"
+    if players == 4:
+        line += " Four players: one table's hand each, the team with more points scores the difference."
+    bonuses = {2: True, 3: r.three_player_bonuses, 4: r.team_bonuses}[players]
+    target = r.team_target if players == 4 else r.target
+    if not bonuses:
+        return line + f" Game to {target}; hand points only, no bonuses."
+    game = f" Game to {target}"
     if r.game_bonus:
         game += f": game bonus {r.game_bonus}"
     if r.shutout == "bonus" and r.game_bonus != r.shutout_bonus:
@@ -201,19 +214,29 @@ def _figures(r: Rules) -> str:
     return line + game
 
 
-def _names(raw: str | None) -> tuple[str, str]:
-    """``names=You,Sam``: at most two names, each bounded like every name (empty is fine: a blank header)."""
-    parts = (raw or "").split(",", 2)
-    if len(parts) > 2:
-        raise RulesError("names takes at most two names, separated by a comma")
+def _names(raw: str | None, players: int = 2) -> tuple[str, ...]:
+    """``names=You,Sam``: at most ``players`` names, each bounded like every name (empty is fine: a blank header)."""
+    parts = (raw or "").split(",", players)
+    if len(parts) > players:
+        raise RulesError(f"names takes at most {players} names, separated by commas (players={players})")
     try:
         clean = [clean_name(p, f"player name {i + 1}", empty_ok=True) for i, p in enumerate(parts)]
     except WebError as e:
         raise RulesError(str(e)) from None
-    return clean[0], clean[1] if len(clean) > 1 else ""
+    return tuple(clean + [""] * (players - len(clean)))
 
 
-def _grid(rules: Rules, names: tuple[str, str], hands: int) -> str:
+def _players(raw: str | None, names: str | None) -> int:
+    """``players=3``: how many play (2, 3 or 4); by default as many as the names given, at least two."""
+    if raw in (None, ""):
+        given = len((names or "").split(",")) if names else 0
+        return given if given in (3, 4) else 2
+    if raw not in ("2", "3", "4"):
+        raise RulesError(f"players must be 2, 3 or 4, not {shown(raw)}")
+    return int(raw)
+
+
+def _grid(rules: Rules, names: tuple[str, ...], hands: int) -> str:
     """The score grid: one column group per player (per game and player for Hollywood)."""
     shown = [html.escape(n) if n else f"Player {i + 1}" for i, n in enumerate(names)]
     foot_rows: list[tuple[str, str]] = []
@@ -269,10 +292,15 @@ def _grid(rules: Rules, names: tuple[str, str], hands: int) -> str:
     return f'<table class="grid"><thead>{head}</thead><tbody>{body}</tbody><tfoot>{foot}</tfoot></table>'
 
 
-def render_score_sheet(rules: Rules, names: tuple[str, str] = ("", ""), hands: int = DEFAULT_HANDS,
+def render_score_sheet(rules: Rules, names: tuple[str, ...] = ("", ""), hands: int = DEFAULT_HANDS,
                        controls: str = "", stylesheet: str | None = STYLESHEET) -> str:
-    """A blank score sheet for ``rules``: write each hand's points under its winner."""
-    kind = "Hollywood score sheet" if rules.hollywood else "score sheet"
+    """A blank score sheet for ``rules``: write each hand's points under its winner.
+
+    Three names make the three-player sheet, four the team sheet (:mod:`~ginrummy.web.sheets_group`).
+    """
+    group = len(names) > 2
+    kind = ("Hollywood score sheet" if rules.hollywood else
+            {2: "score sheet", 3: "score sheet for three players", 4: "score sheet for two teams"}[len(names)])
     legend = (
         "Write each hand's points under its winner and each game's running total. A hand goes in game 1 on a "
         "player's first win, games 1 and 2 on the second, every open game after that. A game closes when a "
@@ -289,9 +317,10 @@ def render_score_sheet(rules: Rules, names: tuple[str, str] = ("", ""), hands: i
         + (" (changed)" if rules.overrides() else "")
         + "</h1>"
         + f'<p class="changes">{html.escape(changes_line(rules))}</p>'
-        + f'<p class="figures">{html.escape(_figures(rules))}</p>'
-        + _grid(rules, names, hands)
-        + f'<p class="legend">{html.escape(legend)} Date: ____________</p>'
+        + f'<p class="figures">{html.escape(_figures(rules, len(names)))}</p>'
+        + (f'<p class="pairings">{html.escape(pairings(names))}</p>' if len(names) == 4 else "")
+        + (group_grid(rules, names, hands) if group else _grid(rules, names, hands))
+        + f'<p class="legend">{html.escape(group_legend(rules, names) if group else legend)} Date: ____________</p>'
         + "</main>"
     )
     return page_html(f"Gin Rummy {kind}: {words.preset_label(rules.name)}", body, stylesheet=stylesheet)
@@ -306,18 +335,26 @@ def score_sheet(request: Request) -> HTMLResponse:
         raw_hands = params.get("hands") or str(DEFAULT_HANDS)
         if not (raw_hands.isdigit() and len(raw_hands) <= 3) or not 1 <= int(raw_hands) <= MAX_HANDS:
             raise RulesError(f"hands must be a whole number from 1 to {MAX_HANDS}, not {shown(raw_hands)}")
-        names = _names(params.get("names"))
+        players = _players(params.get("players"), params.get("names"))
+        names = _names(params.get("names"), players)
+        if players > 2 and rules.hollywood:
+            raise RulesError(f"the printed Hollywood score sheet is for two players (players={players}): three games "
+                             "of three or four columns do not fit a page; keep that score on the scorekeeper page")
     except GinRummyError as e:
         return _error_page(str(e), "/scoresheet")
-    hands = int(raw_hands) if params.get("hands") else (HOLLYWOOD_HANDS if rules.hollywood else DEFAULT_HANDS)
-    name_value = html.escape(",".join(n for n in names if n) if any(names) else "")
+    hands = int(raw_hands) if params.get("hands") else (HOLLYWOOD_HANDS if rules.hollywood else
+                                                        GROUP_HANDS.get(players, DEFAULT_HANDS))
+    name_value = html.escape(",".join(names) if any(names) else "")
+    counts = "".join(f'<option value="{n}"{" selected" if n == players else ""}>{n}</option>' for n in (2, 3, 4))
     extra = (
-        '<label for="names">Players</label> '
+        f'<label for="players">Players</label> <select id="players" name="players">{counts}</select>'
+        '<label for="names">Names</label> '
         f'<input id="names" name="names" type="text" placeholder="You,Sam" value="{name_value}">'
         f'<label for="hands">Rows</label> <input id="hands" name="hands" type="number" min="1" max="{MAX_HANDS}" '
         f'value="{hands}">'
     )
     from urllib.parse import urlencode
 
-    keep = urlencode([(k, v) for k, v in (("names", ",".join(names) if any(names) else ""), ("hands", str(hands))) if v])
+    keep = urlencode([(k, v) for k, v in (("players", str(players) if players > 2 else ""),
+                                          ("names", ",".join(names) if any(names) else ""), ("hands", str(hands))) if v])
     return HTMLResponse(render_score_sheet(rules, names, hands, _controls(rules, "/scoresheet", extra, keep)))

@@ -32,7 +32,14 @@
     ["oklahoma_spade_double", "bool"],
     ["oklahoma_extra_boxes", "bool"],
     ["upcard", "bool"],
+    // Games of three and four players (shown when that many play; the two-player target is not the team's).
+    ["three_player_bonuses", "bool", null, null, [3]],
+    ["team_target", "int", 1, 10000, [4]],
+    ["team_bonuses", "bool", null, null, [4]],
   ];
+  // A rule's field is shown for these numbers of players (default: any).
+  const FOR_PLAYERS = { target: [2, 3], three_player_bonuses: [3], team_target: [4], team_bonuses: [4] };
+  const ORDINAL = ["First", "Second", "Third", "Fourth"];
 
   let presets = {};
   let presetLabels = {}; // preset -> its name for people ("Classic (family rules)"), from the server
@@ -90,7 +97,7 @@
   const getRecent = () => storage(() => JSON.parse(localStorage.getItem(RECENT_KEY) || "[]"), []);
   function remember(s) {
     const recent = getRecent().filter((r) => r.id !== s.id);
-    recent.unshift({ id: s.id, names: s.names, preset: s.rules.preset, created: s.created, over: s.over });
+    recent.unshift({ id: s.id, names: s.names, title: s.title, preset: s.rules.preset, created: s.created, over: s.over });
     storage(() => localStorage.setItem(RECENT_KEY, JSON.stringify(recent.slice(0, 12))));
   }
   function forget(id) {
@@ -113,6 +120,48 @@
 
   // ---------------------------------------------------------------------------------------------
   // New game
+
+  // -- how many play, their names, who deals first --------------------------------------------
+
+  function playerCount() {
+    const c = document.querySelector('input[name="count"]:checked');
+    return c ? Number(c.value) : 2;
+  }
+  function setupNames() {
+    const out = [];
+    for (let i = 0; i < playerCount(); i++) out.push($("name-" + i).value.trim() || `Player ${i + 1}`);
+    return out;
+  }
+  // Four players: the 1st and 3rd named are partners against the 2nd and 4th.
+  function teamsText(names) {
+    return `Teams: ${names[0]} & ${names[2]} against ${names[1]} & ${names[3]}. Partners switch opponents every hand.`;
+  }
+
+  function syncPlayers(resetDealer) {
+    const n = playerCount();
+    for (let i = 2; i < 4; i++) {
+      $("name-field-" + i).hidden = i >= n;
+      $("name-" + i).required = i < n;
+    }
+    for (let i = 0; i < 4; i++) {
+      $("name-label-" + i).textContent = n === 4 ? `${ORDINAL[i]} player (team ${i % 2 + 1})` : `${ORDINAL[i]} player`;
+    }
+    const names = setupNames();
+    $("teams-line").hidden = n !== 4;
+    if (n === 4) $("teams-line").textContent = teamsText(names);
+    $("first-dealer-row").hidden = n === 2;
+    const select = $("first-dealer");
+    const keep = resetDealer ? (n === 3 ? 2 : 0) : Number(select.value || 0);
+    select.replaceChildren(...names.map((name, i) => el("option", { value: String(i), text: name })));
+    if (n > 2) select.value = String(Math.min(keep, n - 1));
+    $("first-dealer-hint").textContent = n === 3 ? "(the dealer sits out; the loser of each hand deals the next)"
+      : n === 4 ? "(at both tables that player's team deals first; the teams take turns)" : "";
+    for (const [name, counts] of Object.entries(FOR_PLAYERS)) {
+      const input = $("rule-" + name);
+      if (input) input.closest(".field").hidden = !counts.includes(n);
+    }
+    if ($("rule-target")) syncRuleFields();
+  }
 
   function ruleValues() {
     const out = {};
@@ -152,19 +201,21 @@
     }
     const p = presets[$("preset").value] || {};
     const changed = RULE_FIELDS.filter(([n]) => v[n] !== p[n]).length + Object.keys(extraOverrides).length;
-    $("preset-summary").textContent = summary(Object.assign({}, p, v, extraOverrides)) + (changed ? ` (${changed} changed)` : "");
+    $("preset-summary").textContent = summary(Object.assign({}, p, v, extraOverrides), playerCount()) + (changed ? ` (${changed} changed)` : "");
   }
 
-  function summary(r) {
+  function summary(r, players) {
     const parts = [];
     if (r.straight_gin) parts.push("straight gin");
     else if (r.oklahoma) parts.push("Oklahoma knock limit");
     else parts.push(`knock ${r.knock_limit}`);
     parts.push(`gin ${r.gin_bonus}`, `undercut ${r.undercut_bonus}`);
     if (r.big_gin) parts.push(`big gin ${r.big_gin_bonus}`);
-    parts.push(`game to ${r.target}`);
-    if (r.game_bonus) parts.push(`game bonus ${r.game_bonus}`);
-    if (r.box_bonus) parts.push(`box ${r.box_bonus}`);
+    parts.push(players === 4 ? `team game to ${r.team_target}` : `game to ${r.target}`);
+    const bonuses = players === 3 ? r.three_player_bonuses : players === 4 ? r.team_bonuses : true;
+    if (!bonuses) parts.push("no bonuses");
+    if (bonuses && r.game_bonus) parts.push(`game bonus ${r.game_bonus}`);
+    if (bonuses && r.box_bonus) parts.push(`box ${r.box_bonus}`);
     if (r.hollywood) parts.push("Hollywood");
     return parts.join(", ");
   }
@@ -201,8 +252,11 @@
     $("game").hidden = true;
     $("setup").hidden = false;
     const p = prefill || {};
-    $("name-0").value = (p.names && p.names[0]) || $("name-0").value || "";
-    $("name-1").value = (p.names && p.names[1]) || $("name-1").value || "";
+    const count = p.names && p.names.length >= 2 && p.names.length <= 4 ? p.names.length : playerCount();
+    $("count-" + count).checked = true;
+    for (let i = 0; i < 4; i++) $("name-" + i).value = (p.names && p.names[i]) || $("name-" + i).value || "";
+    syncPlayers(true);
+    if (p.first_dealer && p.names) $("first-dealer").value = String(Math.max(0, p.names.indexOf(p.first_dealer)));
     const preset = p.preset && presets[p.preset] ? p.preset : "classic";
     $("preset").value = preset;
     extraOverrides = {};
@@ -225,7 +279,7 @@
       ...recent.map((r) =>
         el("li", {},
           el("button", {
-            type: "button", class: "link", text: `${r.names[0]} v ${r.names[1]}`,
+            type: "button", class: "link", text: r.title || `${r.names[0]} v ${r.names[1]}`,
             onclick: () => open(r.id),
           }),
           ` (${presetLabels[r.preset] || r.preset}, ${new Date(r.created * 1000).toLocaleDateString()}${r.over ? ", finished" : ""})`,
@@ -234,8 +288,10 @@
     );
   }
 
-  async function createSheet(names, rules) {
-    const s = await api("POST", "/sheets", { names, rules });
+  async function createSheet(names, rules, firstDealer) {
+    const body = { names, rules };
+    if (firstDealer !== null && firstDealer !== undefined) body.first_dealer = firstDealer;
+    const s = await api("POST", "/sheets", body);
     setCurrent(s.id);
     show(s);
   }
@@ -247,13 +303,15 @@
     const base = presets[preset];
     const values = ruleValues();
     const overrides = Object.assign({}, extraOverrides);
+    const n = playerCount();
     for (const [name] of RULE_FIELDS) {
       if (values[name] === null) continue;
+      if (FOR_PLAYERS[name] && !FOR_PLAYERS[name].includes(n)) continue;
       if (values[name] !== base[name]) overrides[name] = values[name];
     }
-    const names = [$("name-0").value.trim() || "Player 1", $("name-1").value.trim() || "Player 2"];
+    const names = setupNames();
     try {
-      await createSheet(names, { preset, overrides });
+      await createSheet(names, { preset, overrides }, n > 2 ? Number($("first-dealer").value) : null);
     } catch (e) {
       showError(e.message);
     }
@@ -285,6 +343,7 @@
     q.set("preset", s.rules.preset);
     for (const [k, v] of Object.entries(s.rules.overrides)) q.set(k, String(v));
     if (withNames) q.set("names", s.names.join(","));
+    if (withNames && s.players > 2) q.set("players", String(s.players));
     return q.toString();
   }
 
@@ -294,17 +353,19 @@
     $("loading").hidden = true;
     $("setup").hidden = true;
     $("game").hidden = false;
-    $("game-title").textContent = `${s.names[0]} v ${s.names[1]}`;
+    $("game-title").textContent = s.title;
     const changed = Object.keys(s.rules.overrides).length ? " (changed)" : "";
     // Only the lines that matter for scoring; dealing and the dead-hand count are on the rule sheet.
-    const lines = s.rules_summary.slice(1).filter((t) => !/^(First dealer|Dead hand)/.test(t));
+    const lines = s.rules_summary.slice(1).filter((t) => !/^(First dealer|Dead hand)/.test(t) && !(s.players > 2 && /^Game to/.test(t)));
+    if (s.players_line) lines.push(s.players_line);
     $("rules-line").textContent = `Rules: ${presetLabels[s.rules.preset] || s.rules.preset}${changed}. ` + lines.join(" ");
     $("rule-sheet-link").href = "/rules?" + rulesQuery(s, false);
     $("score-sheet-link").href = "/scoresheet?" + rulesQuery(s, true);
     $("share-link").value = `${location.origin}/scorekeeper?sheet=${encodeURIComponent(s.id)}`;
-    for (const span of document.querySelectorAll(".pname")) span.textContent = s.names[Number(span.dataset.seat)];
-    $("big-gin-choice").hidden = !s.big_gin;
-    $("upcard-row").hidden = !(s.oklahoma && s.upcard);
+    // Four players: the form's two table titles say who plays whom (and who deals) at each table.
+    $("next-hand").hidden = !s.next || editing !== null || s.players === 4;
+    $("next-hand").textContent = SKHand.nextText(s);
+    if (editing === null && !s.over) SKHand.setTables(s, SKHand.tablesOf(s));
     renderStanding(s);
     renderTable(s);
     renderFinal(s);
@@ -314,6 +375,7 @@
   }
 
   function renderStanding(s) {
+    const C = s.columns.length;
     const box = $("standing");
     box.replaceChildren();
     if (s.over) return;
@@ -321,8 +383,8 @@
       const label = s.hollywood ? `Game ${g + 1}` : "Score";
       const open = s.game_open[g];
       const item = el("div", { class: "stand" + (open ? "" : " closed") }, el("span", { class: "label", text: label }));
-      for (let p = 0; p < 2; p++) {
-        item.append(el("span", { class: "who" }, el("span", { text: s.names[p] + " " }),
+      for (let p = 0; p < C; p++) {
+        item.append(el("span", { class: "who" }, el("span", { text: s.columns[p] + " " }),
           el("strong", { class: "score", id: `score-${g}-${p}`, text: String(s.scores[g][p]) })));
       }
       item.append(el("span", { class: "muted", text: open ? `to ${s.target}` : "closed" }));
@@ -330,30 +392,13 @@
     }
   }
 
-  // A card code as players write it: 10♥, Q♠ (the four-colour option colours the suit on the sheet).
-  function cardText(code) {
-    const rank = code.slice(0, -1).toUpperCase(), suit = code.slice(-1).toLowerCase();
-    return (rank === "T" ? "10" : rank) + (GR.SUIT_SYMBOL[suit] || suit);
-  }
-
-  function handLabel(h, names, withUpcard = true) {
-    const e = h.entry;
-    if (h.kind === "dead") return "Dead hand";
-    const k = e.knocker;
-    const other = names[0] === k ? names[1] : names[0];
-    const dw = e.deadwood || {};
-    const up = e.upcard && withUpcard ? ` (upcard ${cardText(e.upcard)})` : "";
-    if (h.kind === "gin") return `${k}: gin, ${other} ${dw[other]}${up}`;
-    if (h.kind === "big_gin") return `${k}: big gin, ${other} ${dw[other]}${up}`;
-    if (h.kind === "undercut") return `${other} undercut ${k}: ${dw[k]} v ${dw[other]}${up}`;
-    return `${k} knocked: ${dw[k]} v ${dw[other]}${up}`;
-  }
-
-  function whatCell(h, names) {
-    const td = el("td", { class: "what", title: h.explain, text: handLabel(h, names, false) });
-    const up = h.entry.upcard;
-    if (up && h.kind !== "dead") {
-      td.append(" (upcard ", el("span", { class: "suit suit-" + up.slice(-1).toLowerCase(), text: cardText(up) }), ")");
+  function whatCell(h, s) {
+    const td = el("td", { class: "what", title: h.explain, text: SKHand.handLabel(h, s, false) });
+    const ups = s.players === 4 ? SKHand.tableEntries(h).map((e, i) => [e.upcard, h.tables[i].kind]) : [[h.entry.upcard, h.kind]];
+    for (const [up, kind] of ups) {
+      if (up && kind !== "dead") {
+        td.append(" (upcard ", el("span", { class: "suit suit-" + up.slice(-1).toLowerCase(), text: SKHand.cardText(up) }), ")");
+      }
     }
     return td;
   }
@@ -371,23 +416,24 @@
     body.replaceChildren();
     foot.replaceChildren();
     const final = s.final;
+    const C = s.columns.length;
     if (s.hollywood) {
       const r1 = el("tr", {}, el("th", { rowspan: 2, scope: "col", text: "Hand" }), el("th", { rowspan: 2, scope: "col", text: "What happened" }));
       const r2 = el("tr");
       for (let g = 0; g < 3; g++) {
         const closedBy = s.hands.find((h) => h.closed.includes(g));
-        const note = closedBy ? ` (won by ${s.names[closedBy.winner]})` : "";
-        r1.append(el("th", { colspan: 2, scope: "colgroup", class: "game", text: `Game ${g + 1}${note}` }));
-        for (let p = 0; p < 2; p++) r2.append(el("th", { scope: "col", class: p === 0 ? "game" : null, text: s.names[p] }));
+        const note = closedBy ? ` (won by ${s.columns[closedBy.winner]})` : "";
+        r1.append(el("th", { colspan: C, scope: "colgroup", class: "game", text: `Game ${g + 1}${note}` }));
+        for (let p = 0; p < C; p++) r2.append(el("th", { scope: "col", class: p === 0 ? "game" : null, text: s.columns[p] }));
       }
       r1.append(el("th", { rowspan: 2, scope: "col" }, el("span", { class: "visually-hidden", text: "Correct or delete" })));
       head.append(r1, r2);
       const closedAt = [null, null, null];
       for (const h of s.hands) {
         const tr = el("tr", { id: `hand-${h.number}` }, el("td", { class: "num", text: String(h.number) }),
-          whatCell(h, s.names));
+          whatCell(h, s));
         for (let g = 0; g < 3; g++) {
-          for (let p = 0; p < 2; p++) {
+          for (let p = 0; p < C; p++) {
             const td = el("td", { class: "pts" + (p === 0 ? " game" : "") });
             if (closedAt[g] !== null) {
               td.classList.add("closed");
@@ -413,32 +459,32 @@
         for (const [label, fn] of rows) {
           if (label === "Shutout" && !final.shutout) continue;
           const tr = el("tr", {}, el("th", { scope: "row", colspan: 2, text: label }));
-          for (let g = 0; g < 3; g++) for (let p = 0; p < 2; p++) tr.append(el("td", { class: "pts" + (p === 0 ? " game" : ""), text: String(fn(g, p)) }));
+          for (let g = 0; g < 3; g++) for (let p = 0; p < C; p++) tr.append(el("td", { class: "pts" + (p === 0 ? " game" : ""), text: String(fn(g, p)) }));
           tr.append(el("td"));
           foot.append(tr);
         }
         const tr = el("tr", { class: "grand" }, el("th", { scope: "row", colspan: 2, text: "Three games added" }));
-        for (let p = 0; p < 2; p++) tr.append(el("td", { colspan: 3, class: "pts game", id: `final-total-${p}`, text: `${s.names[p]} ${final.totals[p]}` }));
+        for (let p = 0; p < C; p++) tr.append(el("td", { colspan: 3, class: "pts game", id: `final-total-${p}`, text: `${s.columns[p]} ${final.totals[p]}` }));
         tr.append(el("td"));
         foot.append(tr);
       } else {
-        foot.append(boxRow(s, 8));
+        foot.append(boxRow(s, 2 + 3 * C));
       }
       return;
     }
     // One game: points and running total per player.
     const r1 = el("tr", {}, el("th", { rowspan: 2, scope: "col", text: "Hand" }), el("th", { rowspan: 2, scope: "col", text: "What happened" }));
     const r2 = el("tr");
-    for (let p = 0; p < 2; p++) {
-      r1.append(el("th", { colspan: 2, scope: "colgroup", class: "game", text: s.names[p] }));
+    for (let p = 0; p < C; p++) {
+      r1.append(el("th", { colspan: 2, scope: "colgroup", class: "game", text: s.columns[p] }));
       r2.append(el("th", { scope: "col", class: "game", text: "Points" }), el("th", { scope: "col", text: "Total" }));
     }
     r1.append(el("th", { rowspan: 2, scope: "col" }, el("span", { class: "visually-hidden", text: "Correct or delete" })));
     head.append(r1, r2);
     for (const h of s.hands) {
       const tr = el("tr", { id: `hand-${h.number}` }, el("td", { class: "num", text: String(h.number) }),
-        whatCell(h, s.names));
-      for (let p = 0; p < 2; p++) {
+        whatCell(h, s));
+      for (let p = 0; p < C; p++) {
         const pts = el("td", { class: "pts game" });
         if (h.winner === p) pts.append(el("strong", { text: String(h.points) }), " ", boxes(h));
         else if (h.kind === "dead") pts.append(el("span", { class: "muted", text: "–" }));
@@ -452,26 +498,27 @@
         ["Hand points", final.points],
         ["Game bonus", final.game_bonus],
         [final.shutout ? "Shutout" : null, final.shutout_bonus],
-        [`Box bonus (${final.hands_won.join(" and ")} hands won)`, final.box_bonus],
+        [`Box bonus (${final.hands_won.join(", ")} hands won)`, final.box_bonus],
       ];
       for (const [label, values] of rows) {
         if (!label) continue;
         const tr = el("tr", {}, el("th", { scope: "row", colspan: 2, text: label }));
-        for (let p = 0; p < 2; p++) tr.append(el("td", { class: "pts game", colspan: 2, text: String(values[p]) }));
+        for (let p = 0; p < C; p++) tr.append(el("td", { class: "pts game", colspan: 2, text: String(values[p]) }));
         tr.append(el("td"));
         foot.append(tr);
       }
       const tr = el("tr", { class: "grand" }, el("th", { scope: "row", colspan: 2, text: "Final total" }));
-      for (let p = 0; p < 2; p++) tr.append(el("td", { class: "pts game", colspan: 2, id: `final-total-${p}`, text: String(final.totals[p]) }));
+      for (let p = 0; p < C; p++) tr.append(el("td", { class: "pts game", colspan: 2, id: `final-total-${p}`, text: String(final.totals[p]) }));
       tr.append(el("td"));
       foot.append(tr);
     } else {
-      foot.append(boxRow(s, 6));
+      foot.append(boxRow(s, 2 + 2 * C));
     }
   }
 
   function boxRow(s, width) {
-    const text = s.names.map((n, p) => `${n} ${s.hands_won[p]}`).join(", ");
+    const C = s.columns.length;
+    const text = s.columns.map((n, p) => `${n} ${s.hands_won[p]}`).join(", ");
     return el("tr", {}, el("th", { scope: "row", colspan: 2, text: "Hands won (boxes)" }),
       el("td", { colspan: width - 2, class: "muted", text: s.hands.length ? text : "No hands yet." }), el("td"));
   }
@@ -498,52 +545,16 @@
   // ---------------------------------------------------------------------------------------------
   // Entering a hand
 
-  function kind() {
-    return document.querySelector('input[name="kind"]:checked').value;
-  }
-  function knocker() {
-    const c = document.querySelector('input[name="knocker"]:checked');
-    return c ? Number(c.value) : null;
-  }
-
-  function syncHandForm() {
-    const k = kind();
-    const who = knocker();
-    const dead = k === "dead";
-    const gin = k === "gin" || k === "big_gin";
-    $("knocker-row").hidden = dead;
-    $("counts-row").hidden = dead;
-    $("knocker-label").textContent = gin ? (k === "gin" ? "Who went gin" : "Who went big gin") : "Who knocked";
-    for (let p = 0; p < 2; p++) {
-      const input = $("dw-" + p);
-      const isKnocker = who === p;
-      const off = gin && isKnocker;
-      input.disabled = off;
-      $("dw-label-" + p).classList.toggle("off", off);
-      if (off) input.value = "";
-      let hint = "";
-      if (who !== null) {
-        if (isKnocker) hint = gin ? "(none: gin)" : "(the knocker)";
-        else hint = gin ? "(everything outside melds, no layoffs)" : "(after laying off)";
-      }
-      $("dw-hint-" + p).textContent = hint;
-    }
-  }
-
   function resetHandForm() {
     editing = null;
-    $("kind-knock").checked = true;
-    for (const r of document.querySelectorAll('input[name="knocker"]')) r.checked = false;
-    $("dw-0").value = "";
-    $("dw-1").value = "";
-    $("upcard-rank").value = "";
-    $("upcard-suit").value = "s";
+    if (sheet && !sheet.over) SKHand.setTables(sheet, SKHand.tablesOf(sheet));
+    SKHand.clearAll();
+    $("next-hand").hidden = !(sheet && sheet.next) || sheet.players === 4;
     $("cancel-edit").hidden = true;
     $("score-hand").textContent = "Score hand";
     $("hand-legend").textContent = sheet ? `Hand ${sheet.hands.length + 1}` : "Hand 1";
     $("hand-form").classList.remove("editing");
     for (const tr of document.querySelectorAll("#sheet-body tr.editing")) tr.classList.remove("editing");
-    syncHandForm();
   }
 
   function startEdit(h) {
@@ -554,23 +565,11 @@
     $("hand-legend").textContent = `Correct hand ${h.number}`;
     $("score-hand").textContent = `Save hand ${h.number}`;
     $("cancel-edit").hidden = false;
-    const e = h.entry;
-    const kindValue = e.dead ? "dead" : e.big_gin ? "big_gin" : e.gin ? "gin" : "knock";
-    $("kind-" + kindValue).checked = true;
-    for (const r of document.querySelectorAll('input[name="knocker"]')) r.checked = false;
-    if (!e.dead) {
-      const seat = sheet.names.indexOf(e.knocker);
-      $("knocker-" + seat).checked = true;
-      for (let p = 0; p < 2; p++) {
-        const v = (e.deadwood || {})[sheet.names[p]];
-        $("dw-" + p).value = v === undefined ? "" : String(v);
-      }
-    }
-    if (e.upcard) {
-      $("upcard-rank").value = e.upcard.slice(0, -1).toUpperCase();
-      $("upcard-suit").value = e.upcard.slice(-1).toLowerCase();
-    }
-    syncHandForm();
+    $("next-hand").hidden = true;
+    SKHand.setTables(sheet, SKHand.tablesOf(sheet, h));
+    const entries = sheet.players === 4 ? SKHand.tableEntries(h) : [h.entry];
+    const kinds = entries.map((e, i) => SKHand.fillPart(i, e));
+    const kindValue = kinds[0];
     for (const tr of document.querySelectorAll("#sheet-body tr.editing")) tr.classList.remove("editing");
     const row = $(`hand-${h.number}`);
     if (row) row.classList.add("editing");
@@ -578,34 +577,12 @@
     $("kind-" + kindValue).focus();
   }
 
-  function entryFromForm() {
-    const k = kind();
-    if (k === "dead") return { dead: true };
-    const who = knocker();
-    if (who === null) throw new Error(k === "knock" ? "Say who knocked." : "Say who went gin.");
-    const entry = { knocker: sheet.names[who], deadwood: {} };
-    if (k === "gin") entry.gin = true;
-    if (k === "big_gin") entry.big_gin = true;
-    for (let p = 0; p < 2; p++) {
-      const input = $("dw-" + p);
-      if (input.disabled) continue;
-      const raw = input.value.trim();
-      if (raw === "") {
-        input.focus();
-        throw new Error(`Enter ${sheet.names[p]}'s deadwood.`);
-      }
-      entry.deadwood[sheet.names[p]] = /^\d+$/.test(raw) ? Number(raw) : raw;
-    }
-    if (!$("upcard-row").hidden && $("upcard-rank").value) entry.upcard = $("upcard-rank").value + $("upcard-suit").value;
-    return entry;
-  }
-
   async function onHandSubmit(event) {
     event.preventDefault();
     clearError();
     let entry;
     try {
-      entry = entryFromForm();
+      entry = SKHand.entry();
     } catch (e) {
       showError(e.message);
       return;
@@ -628,7 +605,7 @@
   }
 
   async function deleteHand(h) {
-    if (!window.confirm(`Delete hand ${h.number} (${handLabel(h, sheet.names)})? Later hands move up.`)) return;
+    if (!window.confirm(`Delete hand ${h.number} (${SKHand.handLabel(h, sheet)})? Later hands move up.`)) return;
     clearError();
     try {
       const s = await api("DELETE", `/sheets/${encodeURIComponent(sheet.id)}/hands/${h.number}`);
@@ -649,12 +626,15 @@
     if (!params.has("preset")) return null;
     const overrides = {};
     for (const [k, v] of params.entries()) {
-      if (k === "preset" || k === "sheet" || k === "names" || k === "hands") continue;
+      if (["preset", "sheet", "names", "hands", "players"].includes(k)) continue;
       if (v === "true" || v === "false") overrides[k] = v === "true";
       else if (/^\d+$/.test(v)) overrides[k] = Number(v);
       else overrides[k] = v;
     }
-    const names = params.get("names") ? params.get("names").split(",") : null;
+    let names = params.get("names") ? params.get("names").split(",") : null;
+    // The printable sheet's "players=3" (no names yet): that many empty names.
+    const players = Number(params.get("players"));
+    if ([2, 3, 4].includes(players) && (!names || names.length !== players)) names = Array.from({ length: players }, (_, i) => (names || [])[i] || "");
     return { preset: params.get("preset"), overrides, names };
   }
 
@@ -662,12 +642,16 @@
     GR.header("Scorekeeper");  // the site's header and display options, as on the table
     $("setup-form").addEventListener("submit", onSetupSubmit);
     $("hand-form").addEventListener("submit", onHandSubmit);
-    for (const r of document.querySelectorAll('input[name="kind"], input[name="knocker"]')) r.addEventListener("change", syncHandForm);
+    SKHand.init();
+    for (const r of document.querySelectorAll('input[name="count"]')) r.addEventListener("change", () => syncPlayers(true));
+    for (let i = 0; i < 4; i++) $("name-" + i).addEventListener("input", () => syncPlayers(false));
     $("cancel-edit").addEventListener("click", () => { resetHandForm(); show(sheet); clearError(); });
     $("cancel-setup").addEventListener("click", () => { if (sheet) show(sheet); });
-    $("new-game").addEventListener("click", () => showSetup({ names: sheet.names, preset: sheet.rules.preset, overrides: sheet.rules.overrides }));
+    $("new-game").addEventListener("click", () => showSetup({
+      names: sheet.names, preset: sheet.rules.preset, overrides: sheet.rules.overrides, first_dealer: sheet.first_dealer,
+    }));
     $("rematch").addEventListener("click", async () => {
-      try { await createSheet(sheet.names, sheet.rules); $("last-hand").textContent = "New game started."; } catch (e) { showError(e.message); }
+      try { await createSheet(sheet.names, sheet.rules, sheet.first_dealer); $("last-hand").textContent = "New game started."; } catch (e) { showError(e.message); }
     });
     $("delete-game").addEventListener("click", async () => {
       if (!window.confirm("Delete this game from the server? This cannot be undone.")) return;
