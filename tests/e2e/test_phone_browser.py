@@ -232,6 +232,12 @@ def test_every_page_fits_the_phone_and_every_control_can_be_tapped(server: str, 
     page.goto(server + "/history")
     page.wait_for_selector("#players td")
     check_layout(page, width, "the history")
+    # The charts are drawn as wide as they show, so their labels stay readable on a phone.
+    page.wait_for_selector("#chart-kinds text")
+    sizes = page.eval_on_selector_all(
+        ".chart text", "els => els.filter(e => e.textContent).map(e => e.getBoundingClientRect().height)"
+    )
+    assert sizes and min(sizes) >= 10, f"history chart labels render {min(sizes or [0]):.1f} px high at {width} px"
     shot(page, f"history-{tag}")
 
     for path, what in (("/rules", "the rule sheet"), ("/scoresheet?names=You,Sam", "the score sheet")):

@@ -5,10 +5,15 @@ const $ = (id) => document.getElementById(id);
 const el = GR.svg;
 const h = GR.el;
 
+// The drawing is as wide as the chart is on screen (300..720 units), so its labels keep their
+// size on a phone instead of shrinking with a 720-unit drawing.
+const chartWidth = (svg) => Math.round(Math.max(300, Math.min(720, svg.getBoundingClientRect().width || 720)));
+
 function marginsChart(svg, games, name) {
   svg.replaceChildren();
   const mine = games.filter((g) => g.names.includes(name) && g.totals).slice().reverse();
-  const W = 720, H = 220, L = 44, R = 10, T = 14, B = 26;
+  const W = chartWidth(svg), H = 220, L = 44, R = 10, T = 14, B = 26;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   if (!mine.length) { svg.appendChild(el("text", { x: L, y: H / 2 }, "No finished games yet.")); return; }
   const vals = mine.map((g) => { const s = g.names.indexOf(name); return g.winner === s ? g.margin : -g.margin; });
   const max = Math.max(10, ...vals.map(Math.abs));
@@ -24,19 +29,20 @@ function marginsChart(svg, games, name) {
     r.appendChild(el("title", {}, `${new Date(mine[i].created * 1000).toLocaleString()}: ${v >= 0 ? "won" : "lost"} by ${Math.abs(v)}`));
     svg.appendChild(r);
   });
-  svg.appendChild(el("text", { x: L, y: H - 6 }, `${vals.filter((v) => v > 0).length} won, ${vals.filter((v) => v < 0).length} lost (margin of each game, oldest first)`));
+  const tally = `${vals.filter((v) => v > 0).length} won, ${vals.filter((v) => v < 0).length} lost`;
+  svg.appendChild(el("text", { x: L, y: H - 6 }, W < 500 ? `${tally} (oldest first)` : `${tally} (margin of each game, oldest first)`));
 }
 
 function kindsChart(svg, players) {
   svg.replaceChildren();
-  const W = 720, H = 240, L = 150, R = 20, T = 10, rowH = 26;
+  const W = chartWidth(svg), narrow = W < 500, L = narrow ? 96 : 150, R = 20, T = 10, rowH = 26;
   const kinds = [["knocks", "knocks", "#4aa3df"], ["gins", "gins", "#2ecc71"], ["big_gins", "big gins", "#16a085"], ["undercuts", "undercuts", "#e0a526"]];
   const ps = players.slice(0, 7);
   if (!ps.length) { svg.appendChild(el("text", { x: 10, y: 30 }, "No hands yet.")); return; }
   const max = Math.max(1, ...ps.map((p) => kinds.reduce((a, [k]) => a + p[k], 0)));
   ps.forEach((p, i) => {
     const yy = T + i * (rowH + 6);
-    svg.appendChild(el("text", { x: L - 8, y: yy + 17, "text-anchor": "end" }, p.name.slice(0, 22)));
+    svg.appendChild(el("text", { x: L - 8, y: yy + 17, "text-anchor": "end" }, p.name.slice(0, narrow ? 12 : 22)));
     let x = L;
     for (const [k, label, col] of kinds) {
       const w = ((W - L - R - 60) * p[k]) / max;
@@ -49,13 +55,16 @@ function kindsChart(svg, players) {
       x += w;
     }
   });
-  let lx = L;
-  const ly = T + ps.length * (rowH + 6) + 14;
-  for (const [, label, col] of kinds) {
-    svg.appendChild(el("rect", { x: lx, y: ly - 10, width: 12, height: 12, fill: col }));
-    svg.appendChild(el("text", { x: lx + 16, y: ly }, label));
-    lx += 110;
-  }
+  // The legend: one row, or two of two on a narrow chart.
+  const perRow = narrow ? 2 : kinds.length;
+  const legendX = narrow ? 10 : L;
+  const top = T + ps.length * (rowH + 6) + 14;
+  kinds.forEach(([, label, col], i) => {
+    const lx = legendX + (i % perRow) * 110, yy = top + Math.floor(i / perRow) * 20;
+    svg.appendChild(el("rect", { x: lx, y: yy - 10, width: 12, height: 12, fill: col }));
+    svg.appendChild(el("text", { x: lx + 16, y: yy }, label));
+  });
+  const ly = top + (Math.ceil(kinds.length / perRow) - 1) * 20;
   svg.setAttribute("viewBox", `0 0 ${W} ${Math.max(ly + 10, 80)}`);
 }
 
@@ -82,6 +91,11 @@ async function init() {
   who.onchange = draw;
   draw();
   kindsChart($("chart-kinds"), d.players);
+  let redraw = 0;
+  window.addEventListener("resize", () => {
+    clearTimeout(redraw);
+    redraw = setTimeout(() => { draw(); kindsChart($("chart-kinds"), d.players); }, 150);
+  });
   table("games", ["Finished", "Players", "Rules", num("Hands"), num("Final"), "Winner", "", "Shared"], d.games.map((g) => [
     new Date((g.finished || g.created) * 1000).toLocaleString(),
     g.names.join(" vs "),
