@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from .cards import cards_of
 from .game import Game
@@ -103,21 +104,21 @@ def score_line(game: Game, names: Sequence[str]) -> str:
     return f"Score: {scores} ({first} {game.sheet.target})"
 
 
-def others_to_act(table: Table[Game], person: int) -> list[int]:
+def others_to_act(table: Table[Any], person: int) -> list[int]:
     """The seats to act at the tables of the latest deal the person does not play."""
     game = table.match
     mine = my_table(game, person)
     return [s for s in table.acting if my_table(game, s) != mine or mine is None]
 
 
-def step_others(table: Table[Game], person: int) -> None:
+def step_others(table: Table[Any], person: int) -> None:
     """One move at each other table in progress: the computers there play on while the person
     plays their own hand (nothing of it is shown)."""
     for seat in others_to_act(table, person):
         table.computer_move(seat)
 
 
-def finish_others(table: Table[Game], person: int) -> list[int]:
+def finish_others(table: Table[Any], person: int) -> list[int]:
     """Play the other tables of the deal to their end; returns those tables."""
     game = table.match
     mine = my_table(game, person)
