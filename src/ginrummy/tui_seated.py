@@ -96,7 +96,7 @@ class SeatedApp(GinRummyApp):
             return ("You", self.opponent_name)
         return hand_names(self.match, self.everyone, mine)
 
-    def on_mount(self, event: events.Mount) -> None:
+    def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # the two-player app's handler runs here, once, not again after
         super().on_mount()
         kind = "three players" if self.match.seats == 3 else "four players, two teams"
