@@ -59,7 +59,8 @@ def test_the_readme_shows_the_terminal_apps_options():
     for argv in commands():
         shown[argv[0]].update(w for w in argv[1:] if w.startswith("--"))
     assert {"--four-colour", "--ascii", "--light", "--resume", "--db", "--no-undo"} <= shown["tui"]
-    assert {"--ascii", "--plain", "--resume", "--no-undo"} <= shown["play"] and "history" in shown
+    assert {"--ascii", "--plain", "--resume", "--no-undo", "--players", "--opponents"} <= shown["play"] and "history" in shown
+    assert {"--players", "--opponents"} <= shown["tui"]
 
 
 def test_the_readme_terminal_games_start_and_are_kept_for_resume(tmp_path, monkeypatch, capsys):
@@ -88,4 +89,7 @@ def test_the_readme_terminal_games_start_and_are_kept_for_resume(tmp_path, monke
         monkeypatch.setattr("sys.stdin", io.StringIO(""))
         assert main(argv) == 1, argv  # left unfinished
         out = capsys.readouterr().out
-        assert "continues it." in out, (argv, out)
+        if "--players" in argv:  # three or four players: kept in memory only, and it says so
+            assert "not saved" in out and "cannot be resumed yet" in out or "Game left (not saved)." in out, (argv, out)
+        else:
+            assert "continues it." in out, (argv, out)
