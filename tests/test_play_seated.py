@@ -190,3 +190,19 @@ def test_a_bad_seat_option_is_a_usage_error_before_anything_starts(argv, words, 
     assert main(["play", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("usage: ginrummy play") and words in err, err
+
+
+def test_sheet_at_the_prompt_prints_the_score_sheet_with_a_column_per_team():
+    rc, out = run_play("--players", "4", "--seed", "3", script=["sheet", "quit"])
+    assert rc == 1
+    head = next(line for line in out.splitlines() if line.startswith("Hand  What happened"))
+    assert head.split("What happened")[1].split() == ["You", "&", "simple", "2", "simple", "1", "&", "simple", "3"]
+    assert "no hands yet" in out and "toward 125" in out
+
+
+def test_a_whole_game_ends_with_the_sheet_and_the_bonuses():
+    rc, out = run_play("--players", "3", "--seed", "8", "--rule", "target=40")
+    assert rc == 0
+    tail = out.split("Hand  What happened")[-1]
+    assert re.search(r"^   1  .+ v .+: ", tail, re.M) and "toward 40" in tail
+    assert "game bonus for reaching 40 first +100." in tail

@@ -20,6 +20,8 @@ from .cards import cards_of
 from .game import Game
 from .melds import points
 from .multisheet import RoundResult, SeatedResult, team_names
+from .scoresheet import Ledger
+from .scoring import HandResult
 from .table import Table
 
 #: Writes one card (plain, coloured, markup): the app's card style.
@@ -182,7 +184,75 @@ def final_lines(game: Game, names: Sequence[str]) -> list[str]:
     return game.final().explain(column_names(game, names))
 
 
+#: A hand's kind, in a few words (the score sheets).
+_KIND_WORDS = {"knock": "knock", "undercut": "undercut", "gin": "gin", "big_gin": "big gin"}
+
+
+def result_words(result: HandResult, names: Sequence[str]) -> str:
+    """A hand's result in a few words: who won it, how, and its points."""
+    if result.winner is None:
+        return "dead hand"
+    return f"{names[result.winner]}: {_KIND_WORDS[result.kind]} +{result.points}"
+
+
+#: How a hand of the team game scored, in a few words (:attr:`~ginrummy.multisheet.RoundResult.kind`).
+_ROUND_WORDS = {
+    "both": "won both tables", "difference": "one table each", "one_table": "one table dead", "even": "even",
+    "dead": "both dead",
+}
+
+
+def _seated_words(entry: object, names: Sequence[str], columns: Sequence[str]) -> list[str]:
+    """One entry of a three- or four-player sheet: who played whom and what each table scored."""
+    def table(t: SeatedResult) -> str:
+        a, b = (names[s] for s in t.pairing.seats)
+        return f"{a} v {b}: {result_words(t.result, (a, b))}"
+
+    if isinstance(entry, SeatedResult):
+        return [table(entry)]
+    assert isinstance(entry, RoundResult)
+    w = entry.winner
+    head = "nobody scores" if w is None else f"{columns[w]} +{entry.points}"
+    return [f"{head} ({_ROUND_WORDS[entry.kind]})", *(f"  table {i + 1}: {table(t)}" for i, t in enumerate(entry.tables))]
+
+
+def seated_sheet_lines(sheet: Ledger[Any], names: Sequence[str], columns: Sequence[str]) -> list[str]:
+    """The score sheet of a three- or four-player game as text: each hand (with four players,
+    each hand's two tables under it), the running totals of every column (players, or teams),
+    then the totals toward the target and the boxes; the final breakdown once over."""
+    rules = sheet.rules
+    width = max(5, *(len(n) for n in columns))
+    games = sheet.games
+    rows = [(row, _seated_words(row.result, names, columns)) for row in sheet.rows]
+    what = max([14, *(len(words[0]) for _, words in rows)])
+    cols = "  ".join(" ".join(n.rjust(width) for n in columns) for _ in range(games))
+    lines = [f"Hand  {'What happened'.ljust(what)}  {cols}"]
+    for row, words in rows:
+        cells = "  ".join(" ".join(str(t).rjust(width) for t in row.totals[g]) for g in range(games))
+        lines.append(f"{row.index + 1:>4}  {words[0].ljust(what)}  {cells}")
+        lines.extend(f"      {w}" for w in words[1:])
+    if not rows:
+        lines.append("      no hands yet")
+
+    def summary(label: str, values: Callable[[int], Sequence[object]]) -> str:
+        cells = "  ".join(" ".join(str(v).rjust(width) for v in values(g)) for g in range(games))
+        return f"      {label.ljust(what)}  {cells}"
+
+    lines.append(summary(f"toward {sheet.target}", sheet.game_scores))
+    lines.append(summary("boxes", sheet.boxes))
+    if not sheet.bonuses:
+        lines.append("No game, box or shutout bonus in this game.")
+    elif rules.box_bonus:
+        lines.append(f"Each box is worth {rules.box_bonus} when the game is over; boxes never count toward the target.")
+    else:
+        lines.append("No box bonus under these rules.")
+    if sheet.is_over:
+        lines.append("")
+        lines.extend(sheet.final().explain(columns))
+    return lines
+
+
 __all__ = [
     "column_names", "deal_heading", "deal_scoring", "end_lines", "final_lines", "finish_others", "hand_names",
-    "my_table", "others_to_act", "score_line", "seat_names", "step_others",
+    "my_table", "others_to_act", "result_words", "score_line", "seat_names", "seated_sheet_lines", "step_others",
 ]

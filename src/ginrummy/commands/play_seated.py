@@ -29,18 +29,18 @@ from ..seated_play import (
     deal_heading,
     deal_scoring,
     end_lines,
-    final_lines,
     finish_others,
     hand_names,
     my_table,
     score_line,
     seat_names,
+    seated_sheet_lines,
     step_others,
 )
 from ..table import Seat, Table
 from .display import Style
 from .options import rules_from_args
-from .prompt import Console, Leave, Prompt
+from .prompt import HELP, Console, Leave, Prompt
 
 #: Why ``undo`` does nothing in these games.
 NO_UNDO = "undo is off: three- and four-player games are not saved yet, so no move can be taken back"
@@ -56,8 +56,22 @@ class SeatedPrompt(Prompt):
         self.game = game
         self.everyone = names
 
+    help_text = HELP + "\n`sheet`: the score sheet so far (every hand, the totals, the boxes)."
+
     def score_fact(self, view: SeatView) -> str:
         return score_line(self.game, self.everyone)
+
+    def other_word(self, word: str) -> bool:
+        if word not in ("sheet", "score"):
+            return False
+        for line in sheet_text(self.game, self.everyone):
+            self.console.say(line)
+        return True
+
+
+def sheet_text(game: Game, names: tuple[str, ...]) -> list[str]:
+    """The score sheet as the prompt prints it: a column per player, or per team."""
+    return seated_sheet_lines(game.sheet, names, column_names(game, names))
 
 
 class SeatedSession:
@@ -267,7 +281,7 @@ def play_seated(args: argparse.Namespace, console: Console) -> int:
         write_record(args.record, game)
         return 1
     console.say()
-    for line in final_lines(game, names):
+    for line in sheet_text(game, names):
         console.say(line)
     write_record(args.record, game)
     return 0
@@ -294,4 +308,6 @@ def write_record(path: str | None, game: Game) -> None:
             f.write(dumps(match_to_record(game)))
 
 
-__all__ = ["NO_UNDO", "SeatedPrompt", "SeatedSession", "check_seats", "opponents_of", "play_seated", "players_of"]
+__all__ = [
+    "NO_UNDO", "SeatedPrompt", "SeatedSession", "check_seats", "opponents_of", "play_seated", "players_of", "sheet_text",
+]

@@ -112,7 +112,9 @@ class Prompt:
                 self.hint(view)
                 continue
             if word == "help":
-                self.console.say(self.style.text(HELP))
+                self.console.say(self.style.text(self.help_text))
+                continue
+            if self.other_word(word):
                 continue
             if word == "undo":
                 why = self.can_undo()
@@ -124,6 +126,13 @@ class Prompt:
             if refusal is None:
                 return Action.parse(text)
             self.console.tell(refusal)
+
+    #: What ``help`` prints.
+    help_text = HELP
+
+    def other_word(self, word: str) -> bool:
+        """A word of a prompt of its own (a game of more players: ``sheet``); True once answered."""
+        return False
 
     def refuse(self, table: Table[Any], seat: int, text: str) -> str | None:
         """Why ``text`` is not a legal action now, in the engine's words (the rule and its numbers),
