@@ -15,9 +15,9 @@ import ginrummy.game
 from ginrummy.cli import build_parser, main
 from ginrummy.commands.display import Style
 from ginrummy.commands.play import play
-from ginrummy.commands.play_seated import NO_UNDO
 from ginrummy.commands.prompt import Console
 from ginrummy.record import dumps, game_from_record, load, match_to_record
+from ginrummy.saved import NO_UNDO
 
 CARD = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][shdc](?![A-Za-z0-9])")
 
@@ -56,8 +56,10 @@ class Reader:
 
 
 def run_play(*argv: str, script: list[str] | None = None) -> tuple[int, str]:
+    """``ginrummy play ARGV`` with the :class:`Reader` at the prompt (kept in memory unless ``--db`` is given)."""
     out = io.StringIO()
-    args = build_parser().parse_args(["play", *argv])
+    keep = [] if "--db" in argv or "--resume" in argv else ["--no-save"]
+    args = build_parser().parse_args(["play", *argv, *keep])
     rc = play(args, Console(inp=Reader(out, script), out=out, style=Style("ascii")))
     return rc, out.getvalue()
 
@@ -178,7 +180,6 @@ def test_nothing_printed_before_a_hand_you_do_not_play_is_over_depends_on_its_ca
         (["--opponents", "simple,exprt"], "unknown player 'exprt' (did you mean 'expert'?)"),
         (["--opponent", "simpel"], "unknown player 'simpel' (did you mean 'simple'?)"),
         (["--opponents", "simple,,easy"], "give one to three players, comma-separated"),
-        (["--players", "3", "--resume"], "--resume: three- and four-player games cannot be resumed yet"),
         (["--watch", "simple", "greedy", "easy", "--players", "4"], "--players 4 --watch needs 4 players, got 3"),
         (["--watch", "simple"], "--watch takes two, three or four computer players, not 1"),
         (["--watch", "simple", "simple", "simple", "--opponents", "easy,easy"], "--watch names every player"),
@@ -206,3 +207,28 @@ def test_a_whole_game_ends_with_the_sheet_and_the_bonuses():
     tail = out.split("Hand  What happened")[-1]
     assert re.search(r"^   1  .+ v .+: ", tail, re.M) and "toward 40" in tail
     assert "game bonus for reaching 40 first +100." in tail
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_game_of_three_or_four_is_kept_resumed_to_its_end_and_in_the_history(players, tmp_path, capsys):
+    """Left after a few moves (kept), continued with --resume to the end: the store replays every
+    table's moves (the other table's included), the record replays exactly, the history lists it."""
+    db = str(tmp_path / "games.sqlite3")
+    rc, out = run_play("--players", str(players), "--seed", "7", "--db", db, script=["pass", "stock", "quit", "y"])
+    assert rc == 1 and "Game saved: ginrummy play --resume --db " in out
+    path = tmp_path / "g.json"
+    rc, out = run_play("--resume", "--db", db, "--record", str(path))
+    assert rc == 0, out
+    assert "Resuming the game of You, simple" in out and "(resumed) ══" in out
+    assert "The game is in the history" in out
+    record = load(path)
+    assert len(record["players"]) == players and record["result"]["over"] is True
+    assert dumps(match_to_record(game_from_record(record))) == path.read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["history", "--db", db]) == 0
+    listed = capsys.readouterr().out.splitlines()[0]
+    assert ("You & simple 2 " if players == 4 else "You ") in listed and " won by " in listed
+    assert main(["history", "--db", db, "--json"]) == 0
+    (game,) = json.loads(capsys.readouterr().out)["games"]
+    assert game["record"]["hands"] == record["hands"]
+    assert main(["play", "--resume", "--db", db]) == 2  # nothing left to resume

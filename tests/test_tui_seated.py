@@ -214,7 +214,6 @@ def test_the_team_score_sheet_matches_its_golden_snapshot():
     [
         (["--players", "4", "--opponents", "simple,simple"], "--players 4 needs 3 opponents, got 2"),
         (["--opponents", "expret,simple"], "unknown player 'expret' (did you mean 'expert'?)"),
-        (["--players", "3", "--resume"], "--resume: three- and four-player games cannot be resumed yet"),
         (["--opponent", "easy", "--opponents", "easy,easy"], "not both"),
     ],
 )
@@ -222,3 +221,36 @@ def test_tui_seat_options_are_checked_at_start(argv, words, capsys):
     assert main(["tui", *argv]) == 2
     err = capsys.readouterr().err
     assert err.startswith("usage: ginrummy tui") and words in err, err
+
+
+def test_a_game_of_four_is_kept_on_quitting_and_resumed_to_its_end(tmp_path):
+    from ginrummy.saved import resume_game, save_game
+    from ginrummy.tui_keep import KeepScreen
+
+    db = str(tmp_path / "games.sqlite3")
+    app = make(4, seed=2, team_target=30)  # a short game: the pilot is slow
+    app.keep(save_game(app.table, db, client="tui", undo=False), "ginrummy tui --resume")
+    bot = get_player("simple", seed=9)
+
+    async def leave() -> bool:
+        async with app.run_test(size=SIZE) as pilot:
+            await _stable(pilot, app)
+            app.apply(bot.decide(app.view))
+            await _stable(pilot, app)
+            await pilot.press("q")
+            await pilot.pause()
+            asked = isinstance(app.screen, KeepScreen)
+            await pilot.press("y")
+            await pilot.pause()
+            return asked
+
+    assert asyncio.run(leave())
+    played = [len(h.history) for h in app.match.tables]
+    assert played[0] >= 1 and not app.abandoned
+    game = resume_game(db)
+    assert game.match.seats == 4 and [len(h.history) for h in game.match.tables] == played
+    again = SeatedApp(game.match.rules, [s.player for s in game.row.seats if s.computer], delay=0)
+    again.keep(game)
+    drive(again)
+    assert any("(resumed) --" in line for line in again.lines)
+    assert again.match.is_over and game.store.get_game(game.row.id).status == "finished"

@@ -65,8 +65,6 @@ def check(args: argparse.Namespace) -> None:
         raise ValueError("give the computer players with --opponent or with --opponents, not both")
     if args.opponents and len(args.opponents) != n - 1:
         raise ValueError(f"--players {n} needs {n - 1} opponent{'s' * (n > 2)}, got {len(args.opponents)}")
-    if n > 2 and args.resume:
-        raise ValueError("--resume: three- and four-player games cannot be resumed yet")
     writable_file(args.db)
 
 
@@ -89,17 +87,17 @@ def run(args: argparse.Namespace) -> int:
     ``play``'s: 0 when the game was played to its end, 1 when it was left unfinished."""
     style = CardStyle(four_colour=args.four_colour, ascii=args.ascii)
     db = "" if args.db == DEFAULT_DB else f" --db {shlex.quote(args.db)}"
-    if players_count(args) > 2:
-        seated = SeatedApp(rules_from_args(args), opponents(args), seed=args.seed, style=style, light=args.light)
-        seated.run()
-        if seated.match.is_over:
-            print("Game over. Three- and four-player games are not kept in the history yet.")
-            return 0
-        print("Game left (not saved: three- and four-player games cannot be resumed yet).")
-        return 1
-    if args.resume:  # the saved game's table and match, replayed; its first start_hand continues the hand
+    app: GinRummyApp
+    if args.resume:  # the saved game's table and match, replayed; its first deal continues the one in progress
         game = saved.resume_game(args.db)
-        app = GinRummyApp(game.match.rules, opponent=game.table.names[1], style=style, light=args.light)
+        if game.match.seats > 2:
+            others = [s.player for s in game.row.seats if s.computer]
+            app = SeatedApp(game.match.rules, others, style=style, light=args.light)
+        else:
+            app = GinRummyApp(game.match.rules, opponent=game.table.names[1], style=style, light=args.light)
+    elif players_count(args) > 2:
+        app = SeatedApp(rules_from_args(args), opponents(args), seed=args.seed, style=style, light=args.light)
+        game = saved.save_game(app.table, args.db, client="tui", undo=False)
     else:
         app = GinRummyApp(rules_from_args(args), opponent=opponents(args)[0], seed=args.seed, style=style, light=args.light)
         game = saved.save_game(app.table, args.db, client="tui", undo=not args.no_undo)  # each action stored first

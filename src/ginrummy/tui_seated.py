@@ -7,7 +7,8 @@ so and who plays whom, and shows nothing of that hand until it is over, then its
 players, two teams (you and your partner at seat 3): your table is played here, your partner's
 by the computers at the same time; you learn its result, and what its end shows face up, once
 your own hand is over too (:mod:`ginrummy.seated_play`). The score sheet (``g``) has a column
-per player, or per team. These games are kept in memory only: no undo, no ``--resume`` yet.
+per player, or per team. ``ginrummy tui`` keeps these games in the store as it keeps two-player
+ones (``q`` asks, ``--resume`` continues); undo is off (the other table plays on meanwhile).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .errors import IllegalActionError
 from .game import Game
 from .players import get_player
 from .rules import Rules
+from .saved import NO_UNDO, SavedGame
 from .seated_play import (
     column_names,
     deal_heading,
@@ -42,9 +44,6 @@ from .table import Decider, Seat, Table
 from .tui import HUMAN, GinRummyApp
 from .tui_sheet import SheetScreen, hand_lines, seated_sheet_lines
 from .tui_text import CardStyle, prompt_line, refusal_line, rules_header
-
-#: Why ``u`` does nothing in these games.
-NO_UNDO = "undo is off: three- and four-player games are not saved yet, so no move can be taken back"
 
 
 class SeatedApp(GinRummyApp):
@@ -96,6 +95,11 @@ class SeatedApp(GinRummyApp):
             return ("You", self.opponent_name)
         return hand_names(self.match, self.everyone, mine)
 
+    def keep(self, game: SavedGame, resume_command: str | None = None) -> None:
+        """Play on ``game``'s table, kept in the store (a resumed game: its own players and names)."""
+        super().keep(game, resume_command)
+        self.everyone = tuple(game.table.names)
+
     def on_mount(self, event: events.Mount) -> None:  # type: ignore[override]
         event.prevent_default()  # the two-player app's handler runs here, once, not again after
         super().on_mount()
@@ -114,7 +118,8 @@ class SeatedApp(GinRummyApp):
         if mine is not None:
             a, b = self.names
             self.opponent_name = b if a == "You" else a
-        self.say(f"-- {escape(deal_heading(game, self.everyone, HUMAN))} --")
+        resumed = " (resumed)" if any(h.history for h in game.tables) else ""  # a saved game's deal, continued
+        self.say(f"-- {escape(deal_heading(game, self.everyone, HUMAN))}{resumed} --")
         if mine is None:
             self.say("You sit out this hand: you see nothing of it until it ends.")
         self.after_action()
@@ -342,4 +347,4 @@ class SeatedApp(GinRummyApp):
         self.push_screen(SheetScreen(title, laid, sheet, self.table.can_deal, ascii=self.style.ascii))
 
 
-__all__ = ["NO_UNDO", "SeatedApp"]
+__all__ = ["SeatedApp"]

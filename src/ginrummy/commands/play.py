@@ -19,7 +19,6 @@ the game was played to its end, 1 when it was left unfinished (saved unless told
 from __future__ import annotations
 
 import argparse
-import shlex
 import sqlite3
 import sys
 import time
@@ -33,7 +32,7 @@ from ..storage import DEFAULT_DB, HUMAN, Store, StoreError
 from ..table import Seat, Table
 from .display import Style
 from .options import add_rule_options, builtin_player, player_list, rules_from_args, seconds, writable_file
-from .play_seated import check_seats, play_seated, players_of, write_record
+from .play_seated import check_seats, db_option, leave_game, play_seated, players_of, write_record
 from .prompt import Console, Leave, Prompt
 
 #: The person's seat in a game against the computer.
@@ -104,7 +103,7 @@ def check(args: argparse.Namespace) -> None:
         raise ValueError("--delay paces --watch: give it with --watch P1 P2")
     if args.resume and (args.watch or args.no_save):
         raise ValueError("--resume continues a saved game of yours: it cannot go with --watch or --no-save")
-    if not args.no_save and not args.watch and players_of(args) == 2:
+    if not args.no_save and not args.watch:
         writable_file(args.db)  # the games store can be written (an ArgumentTypeError is a usage error)
 
 
@@ -243,7 +242,7 @@ def run(args: argparse.Namespace) -> int:
 
 def play(args: argparse.Namespace, console: Console) -> int:
     """``ginrummy play`` with its input and output given (a terminal, or a test's script)."""
-    if players_of(args) > 2:
+    if players_of(args) > 2 and not args.resume:
         return play_seated(args, console)
     game: SavedGame | None = None
     if args.watch:
@@ -259,6 +258,8 @@ def play(args: argparse.Namespace, console: Console) -> int:
             return 2
         if args.resume:
             game = SavedGame.resume(store)  # NothingToResume: "ginrummy play: no unfinished game ..." (exit 2)
+            if game.match.seats > 2:
+                return play_seated(args, console, saved=game)
             table = game.table
             person = next(s.seat for s in game.row.seats if s.player == HUMAN)
             console.say(f"Resuming the game {table.names[0]} against {table.names[1]}, saved in {args.db}.")
@@ -286,32 +287,9 @@ def play(args: argparse.Namespace, console: Console) -> int:
     for line in table.match.final().explain(table.names[:2]):
         console.say(line)
     if game is not None and not args.no_save:
-        console.say(f"The game is in the history: ginrummy history{_db_option(args.db)}")
+        console.say(f"The game is in the history: ginrummy history{db_option(args.db)}")
     write_record(args.record, table.match)
     return 0
-
-
-def leave_game(args: argparse.Namespace, console: Console, game: SavedGame | None, *, asked: bool) -> None:
-    """Leaving: ``quit`` asks whether to keep the game for ``--resume``; Ctrl-D keeps it."""
-    if game is None or args.no_save:
-        console.say("Game left (not saved).")
-        return
-    keep = True
-    if asked:
-        try:
-            answer = console.ask("Keep this game to continue it later? [Y/n] ")
-        except Leave:
-            answer = ""
-        keep = answer.strip().lower() not in ("n", "no")
-    if keep:
-        console.say(f"Game saved: ginrummy play --resume{_db_option(args.db)} continues it.")
-    else:
-        game.abandon()
-        console.say("Game left; it will not be offered to --resume.")
-
-
-def _db_option(db: str) -> str:
-    return "" if db == DEFAULT_DB else f" --db {shlex.quote(db)}"
 
 
 __all__ = ["Session", "check", "configure", "play", "rules_from_args", "run", "show_hand", "write_record"]

@@ -8,13 +8,17 @@ hand is two tables at once, your partner's played by the computers while you pla
 learn its result after it ends, as any hand's end shows it (:mod:`ginrummy.seated_play`).
 ``--watch A B C [D]`` plays computer players only. ``--record FILE`` writes the game record.
 
-These games are kept in memory only (no ``undo``, no ``--resume``, not in the history yet):
-the games store and its replay are written for two seats.
+These games are kept in the games store as they are played, as two-player ones are
+(:mod:`ginrummy.saved`): ``--resume`` continues one, ``history`` lists it once over; ``undo``
+is off (the other table plays on between your moves).
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
+import sqlite3
+import sys
 import time
 from collections.abc import Callable
 
@@ -24,6 +28,7 @@ from ..multisheet import SeatedResult
 from ..observation import SeatView
 from ..players import get_player
 from ..record import dumps, match_to_record
+from ..saved import NO_UNDO, SavedGame
 from ..seated_play import (
     column_names,
     deal_heading,
@@ -37,15 +42,11 @@ from ..seated_play import (
     seated_sheet_lines,
     step_others,
 )
+from ..storage import DEFAULT_DB, HUMAN, Store, StoreError
 from ..table import Seat, Table
 from .display import Style
 from .options import rules_from_args
 from .prompt import HELP, Console, Leave, Prompt
-
-#: Why ``undo`` does nothing in these games.
-NO_UNDO = "undo is off: three- and four-player games are not saved yet, so no move can be taken back"
-#: Said at the start of such a game.
-NOT_SAVED = "Three- and four-player games are kept in memory only for now: no undo, no --resume, not in the history."
 
 
 class SeatedPrompt(Prompt):
@@ -88,6 +89,7 @@ class SeatedSession:
         self.sleep = sleep or time.sleep
         self.names = table.names
         self.seen = 0
+        self.resumed = False
         self.prompt = SeatedPrompt(console, table.match, self.names) if person is not None else None
 
     @property
@@ -109,12 +111,15 @@ class SeatedSession:
             self.deal_over()
 
     def deal(self) -> None:
+        """Deal the next deal (a resumed game: continue the one in progress), and say who plays whom."""
         self.table.deal()
         self.seen = 0
         game, names = self.game, self.names
+        self.resumed = any(h.history for h in game.tables)
         self.console.say()
         if self.person is not None:
-            self.console.say(self.style.heading(deal_heading(game, names, self.person)))
+            again = " (resumed)" if self.resumed else ""
+            self.console.say(self.style.heading(deal_heading(game, names, self.person) + again))
             return
         tables = []
         for p in game.current_pairings:
@@ -143,6 +148,8 @@ class SeatedSession:
         self.prompt.names = hand_names(game, self.names, mine)
         hand = game.tables[mine]
         seats = game.current_pairings[mine].seats
+        if self.resumed:
+            self.news(mine, everything=True)  # the hand so far, as you saw it
         while not hand.is_over:
             seat = seats[hand.current]
             if seat == person:
@@ -158,7 +165,7 @@ class SeatedSession:
             self.console.tell("The other table's hand is over:")
             self.tell_end(t)
 
-    def news(self, mine: int) -> None:
+    def news(self, mine: int, everything: bool = False) -> None:
         """The steps of the person's hand they have not seen yet (their own only where they
         learn something: the card drawn)."""
         assert self.person is not None
@@ -167,7 +174,7 @@ class SeatedSession:
         names = hand_names(self.game, self.names, mine)
         for e in events:
             own = e.seat == me
-            if own and (e.card < 0 or e.kind.name not in ("STOCK", "KNOCK")):
+            if own and not everything and (e.card < 0 or e.kind.name not in ("STOCK", "KNOCK")):
                 continue  # the person's own move, as typed
             line = self.style.event(e, "You" if own else names[e.seat], you=own)
             self.console.tell(f"{line}{'.' * self.style.plain}")
@@ -238,22 +245,29 @@ def check_seats(args: argparse.Namespace) -> None:
     if args.opponents and len(args.opponents) != n - 1:
         got = len(args.opponents)
         raise ValueError(f"--players {n} needs {n - 1} opponent{'s' * (n > 2)}, got {got}")
-    if n > 2 and args.resume:
-        raise ValueError("--resume: three- and four-player games cannot be resumed yet")
 
 
-def play_seated(args: argparse.Namespace, console: Console) -> int:
-    """``ginrummy play`` with three or four players (or watching them)."""
-    n = players_of(args)
-    rules = rules_from_args(args)
+def play_seated(args: argparse.Namespace, console: Console, saved: SavedGame | None = None) -> int:
+    """``ginrummy play`` with three or four players (or watching them); ``saved``: a resumed game."""
     person: int | None
-    if args.watch:
+    game: SavedGame | None = saved
+    if saved is not None:
+        table: Table[Game] = saved.table
+        names = table.names
+        person = next(s.seat for s in saved.row.seats if s.player == HUMAN)
+        console.say(f"Resuming the game of {', '.join(names)}, saved in {args.db}.")
+    elif args.watch:
         names = seat_names("", args.watch)[1:]
-        players = list(args.watch)
-        seats = [Seat(names[k], get_player(p, seed=k + 1)) for k, p in enumerate(players)]
+        seats = [Seat(names[k], get_player(p, seed=k + 1)) for k, p in enumerate(args.watch)]
+        table = Table(Game(rules_from_args(args), players=names, seed=args.seed), seats)
         person = None
     else:
-        players = opponents_of(args, n)
+        try:
+            store = Store(":memory:" if args.no_save else args.db)
+        except (sqlite3.Error, StoreError) as e:
+            print(f"ginrummy play: cannot use the games store {args.db}: {e}", file=sys.stderr)
+            return 2
+        players = opponents_of(args, players_of(args))
         names = seat_names(args.name, players)
         seed = args.seed
 
@@ -261,30 +275,56 @@ def play_seated(args: argparse.Namespace, console: Console) -> int:
             return None if seed is None else seed + k
 
         seats = [Seat(args.name), *(Seat(names[k + 1], get_player(p, seed=player_seed(k))) for k, p in enumerate(players))]
+        table = Table(Game(rules_from_args(args), players=names, seed=args.seed), seats)
         person = 0
-    game = Game(rules, players=names, seed=args.seed)
-    table = Table(game, seats)
+        game = SavedGame.start(store, table, client="play", undo=False)
+    match = table.match
     session = SeatedSession(table, console, person=person, delay=args.delay)
-    for line in rules.describe():
+    for line in match.rules.describe():
         console.say(line)
-    console.say(intro(game, names, person))
+    console.say(intro(match, names, person))
     if person is not None:
-        console.say(NOT_SAVED)
+        console.say(NO_UNDO[0].upper() + NO_UNDO[1:] + ".")
     try:
         try:
             session.play()
         except KeyboardInterrupt:
             console.say()
             raise Leave(eof=True) from None
-    except Leave:
-        console.say("Game left (not saved).")
-        write_record(args.record, game)
+    except Leave as leave:
+        leave_game(args, console, game, asked=not leave.eof)
+        write_record(args.record, match)
         return 1
     console.say()
-    for line in sheet_text(game, names):
+    for line in sheet_text(match, names):
         console.say(line)
-    write_record(args.record, game)
+    if game is not None and not args.no_save:
+        console.say(f"The game is in the history: ginrummy history{db_option(args.db)}")
+    write_record(args.record, match)
     return 0
+
+
+def leave_game(args: argparse.Namespace, console: Console, game: SavedGame | None, *, asked: bool) -> None:
+    """Leaving: ``quit`` asks whether to keep the game for ``--resume``; Ctrl-D keeps it."""
+    if game is None or args.no_save:
+        console.say("Game left (not saved).")
+        return
+    keep = True
+    if asked:
+        try:
+            answer = console.ask("Keep this game to continue it later? [Y/n] ")
+        except Leave:
+            answer = ""
+        keep = answer.strip().lower() not in ("n", "no")
+    if keep:
+        console.say(f"Game saved: ginrummy play --resume{db_option(args.db)} continues it.")
+    else:
+        game.abandon()
+        console.say("Game left; it will not be offered to --resume.")
+
+
+def db_option(db: str) -> str:
+    return "" if db == DEFAULT_DB else f" --db {shlex.quote(db)}"
 
 
 def intro(game: Game, names: tuple[str, ...], person: int | None) -> str:
@@ -309,5 +349,6 @@ def write_record(path: str | None, game: Game) -> None:
 
 
 __all__ = [
-    "NO_UNDO", "SeatedPrompt", "SeatedSession", "check_seats", "opponents_of", "play_seated", "players_of", "sheet_text",
+    "SeatedPrompt", "SeatedSession", "check_seats", "db_option", "leave_game", "opponents_of", "play_seated",
+    "players_of", "sheet_text", "write_record",
 ]
