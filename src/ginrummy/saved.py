@@ -17,6 +17,11 @@ move the computer answered with a knock (its melds have been laid open).
 For an app that builds its own table (the TUI): :func:`save_game` saves a new game played on
 it; :func:`resume_game` returns the last unfinished game, whose ``table`` and ``match`` the app
 plays on. Its table's first ``start_hand`` continues the hand in progress instead of dealing.
+
+Games of three or four players are kept the same way: each action under the number of its own
+table's hand (both decks of a deal stored with its first action), replayed table by table
+(:meth:`~ginrummy.storage.Store.load_game`). Undo is off in them: the other table plays on
+between the person's moves, so a move cannot be taken back alone.
 """
 
 from __future__ import annotations
