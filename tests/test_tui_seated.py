@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable
 
 import pytest
+from textual.widgets import Static
 
 import ginrummy.game
 from ginrummy.cli import main
@@ -39,20 +40,37 @@ async def _stable(pilot, app: SeatedApp) -> None:  # type: ignore[no-untyped-def
 
 def drive(app: SeatedApp, *, until: Callable[[SeatedApp], bool] | None = None, person_seed: int = 9) -> list[str]:
     """Play the game with a computer player deciding for you (through ``app.apply``, as the keys
-    do), ``n`` on every sheet; returns the screen at every moment you could act or read a sheet."""
+    do), ``n`` on every sheet; returns what was shown at every moment you could act or read a sheet."""
     return [screen for _, screen in drive_told(app, until=until, person_seed=person_seed)]
 
 
+def shown_text(app: SeatedApp) -> str:
+    """Every text the app shows now, read from its widgets (not from a drawing of the screen, whose
+    timing varies on a busy machine): the title, the status, prompt, table, hand, notice and hint
+    lines, the whole log; on the score sheet screen, its title, the hands laid out and the sheet.
+    (The buttons, the layout choices and the footer's keys come from your own view's legal moves.)"""
+    screen = app.screen
+    if isinstance(screen, SheetScreen):
+        return "\n".join([screen.heading, *screen.hand, *screen.sheet])
+    board = app.board
+    parts = [app.title, app.sub_title]
+    names = ("status", "prompt", "table", "hand", "notice", "hints")
+    parts += [str(board.query_one(f"#{name}", Static).render()) for name in names]
+    return "\n".join([*parts, *app.lines])
+
+
 def drive_told(
-    app: SeatedApp, *, until: Callable[[SeatedApp], bool] | None = None, person_seed: int = 9, whole_last: bool = False
+    app: SeatedApp, *, until: Callable[[SeatedApp], bool] | None = None, person_seed: int = 9, whole_last: bool = False,
+    read: Callable[[SeatedApp], str] | None = None,
 ) -> list[tuple[int, str]]:
     """:func:`drive`, each screen with the number of deals whose end had been told then;
-    ``whole_last``: the screen ``until`` stops at is drawn whole (footer included), once settled."""
+    ``whole_last``: the screen ``until`` stops at is drawn whole (footer included), once settled;
+    ``read``: how a screen is read (default: :func:`shown_text`)."""
     bot = get_player("simple", seed=person_seed)
     seen: list[tuple[int, str]] = []
 
     def snap() -> None:  # the footer's keys are drawn a moment later, or not yet: left out
-        seen.append((app._told, screen_text(app).rsplit("\n", 1)[0]))
+        seen.append((app._told, (read or shown_text)(app)))
 
     # A hand you sit out waits for the driver: its screen is read first, then it is played.
     sit_out_play = app.sit_out_play
@@ -164,8 +182,9 @@ def _other_hand_changed(monkeypatch, index: int) -> None:
 @pytest.mark.parametrize(("players", "seed"), [(3, 3), (4, 2)])
 def test_nothing_on_screen_before_a_hand_you_do_not_play_is_over_depends_on_its_cards(players, seed, monkeypatch):
     """A whole fixed-seed game, then again with another deck for each hand you do not play
-    (three: hands you sit out; four: the other table), up to that hand's end: every screen up to
-    its end is the same, so nothing of its cards was shown before. (Short games: the pilot is slow.)"""
+    (three: hands you sit out; four: the other table), up to that hand's end: everything shown up
+    to its end (every widget's text, the log, the sheets) is the same, so nothing of its cards was
+    shown before. (Short games: the pilot is slow.)"""
     first_app = make(players, seed=seed, target=15, team_target=15)
     first = drive_told(first_app)
     game = first_app.match
@@ -178,7 +197,8 @@ def test_nothing_on_screen_before_a_hand_you_do_not_play_is_over_depends_on_its_
         assert before and any(told > deal for told, _ in first)
         with monkeypatch.context() as m:
             _other_hand_changed(m, index)
-            second = drive_told(make(players, seed=seed, target=15, team_target=15), until=lambda a, d=deal: a._told > d)
+            again = make(players, seed=seed, target=15, team_target=15)
+            second = drive_told(again, until=lambda a, d=deal: a._told > d)
         assert [screen for told, screen in second if told <= deal] == before, f"hand {index + 1}"
         assert second[-1] != next(screen for told, screen in first if told > deal)  # its end did change
 
@@ -188,7 +208,8 @@ def _sit_out_screen() -> str:
 
     async def go() -> str:
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            for _ in range(5):
+                await pilot.pause()
             return screen_text(app) + "\n"
 
     return asyncio.run(go())

@@ -35,7 +35,7 @@ def configure(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--players", type=int, choices=(2, 3, 4), default=None,
         help="how many play: 2 (default), 3 (the dealer sits out each hand) or 4 (two teams: you and seat 3 "
-        "against seats 2 and 4); three- and four-player games are kept in memory only",
+        "against seats 2 and 4; team target 125)",
     )
     p.add_argument(
         "--opponents", type=player_list, default=None, metavar="P2,P3[,P4]",
