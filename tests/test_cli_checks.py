@@ -19,8 +19,8 @@ SRC = Path(__file__).resolve().parents[1] / "src"
 @pytest.mark.parametrize(
     ("argv", "words"),
     [
-        (["play", "--watch", "expert", "nobody"], "argument --watch: invalid choice: 'nobody'"),
-        (["play", "--opponent", "nobody"], "argument --opponent: invalid choice: 'nobody'"),
+        (["play", "--watch", "expert", "nobody"], "argument --watch: unknown player 'nobody': choose one of random"),
+        (["play", "--opponent", "nobody"], "argument --opponent: unknown player 'nobody'"),
         (["play", "--record", "/nonexistent/dir/r.json"], "the folder /nonexistent/dir does not exist"),
         (["play", "--rule", "foo=1"], "unknown rule 'foo': the rules are gin_bonus, undercut_bonus"),
         (["play", "--rules", "bridge"], "unknown rule preset 'bridge': choose one of classic, online, app, eaai"),

@@ -59,7 +59,8 @@ def test_the_readme_shows_the_terminal_apps_options():
     for argv in commands():
         shown[argv[0]].update(w for w in argv[1:] if w.startswith("--"))
     assert {"--four-colour", "--ascii", "--light", "--resume", "--db", "--no-undo"} <= shown["tui"]
-    assert {"--ascii", "--plain", "--resume", "--no-undo"} <= shown["play"] and "history" in shown
+    assert {"--ascii", "--plain", "--resume", "--no-undo", "--players", "--opponents"} <= shown["play"] and "history" in shown
+    assert {"--players", "--opponents"} <= shown["tui"]
 
 
 def test_the_readme_terminal_games_start_and_are_kept_for_resume(tmp_path, monkeypatch, capsys):

@@ -349,3 +349,27 @@ def test_store_keeps_seats_as_rows_and_checks_them_on_replay(client: TestClient,
     with pytest.raises(StoreError, match="stored for seat"):
         store.load_match(gid)
     store.close()
+
+
+def test_a_terminal_game_of_four_is_no_web_game(client: TestClient, db: Path) -> None:
+    """A game of four kept by the terminal apps in the same store: the web app says it has no such
+    two-player game (404), and the store's two-player loader refuses it by its count."""
+    from ginrummy.game import Game
+    from ginrummy.players import get_player
+    from ginrummy.rules import Rules
+    from ginrummy.saved import SavedGame
+    from ginrummy.storage import Store, StoreError
+    from ginrummy.table import Seat, Table
+
+    store = Store(db)
+    names = ["You", "a", "b", "c"]
+    table = Table(Game(Rules(), players=names, seed=3), [Seat("You"), *(Seat(n, get_player("simple")) for n in names[1:])])
+    saved = SavedGame.start(store, table, client="play", undo=False)
+    table.deal()
+    table.play_computers()
+    assert store.load_game(saved.row.id) is not None
+    with pytest.raises(StoreError, match="has 4 players, not two"):
+        store.load_match(saved.row.id)
+    r = client.get(f"/api/games/{saved.row.id}/state", headers={"X-Seat-Token": "x"})
+    assert r.status_code == 404 and "it has 4 players" in r.text
+    store.close()

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 #: name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
     "serve": ("ginrummy.web.cli", "start the web app (play, scorekeeper, history) on http://127.0.0.1:8000"),
-    "tui": ("ginrummy.tui_cli", "play a whole game against the computer in a terminal app (Textual)"),
-    "play": ("ginrummy.commands.play", "play a game at a plain terminal prompt, or watch two computer players"),
+    "tui": ("ginrummy.tui_cli", "play a whole game of two, three or four against the computer in a terminal app (Textual)"),
+    "play": ("ginrummy.commands.play", "play a game of two, three or four at a plain terminal prompt, or watch computer players"),
     "deadwood": ("ginrummy.commands.deadwood", "best melds and deadwood of some cards"),
     "score": ("ginrummy.commands.score", "score a game played with real cards (2, 3 or 4 players) from a JSON file"),
     "history": ("ginrummy.commands.history", "list the finished games kept by play, tui and serve, with their records"),

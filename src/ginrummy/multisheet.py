@@ -216,6 +216,11 @@ class RoundResult:
     def explain(self, names: Sequence[str], teams: Sequence[str]) -> str:
         """What each table did and what the team sheet writes, in plain words."""
         parts = [f"Table {i + 1}: {t.explain(names)}" for i, t in enumerate(self.tables)]
+        return " ".join([*parts, self.scoring(teams)])
+
+    def scoring(self, teams: Sequence[str]) -> str:
+        """What the team sheet writes for this hand, in one sentence (the tables left out)."""
+        parts: list[str] = []
         a, b = self.team_points
         w = self.winner
         kind = self.kind
@@ -236,7 +241,7 @@ class RoundResult:
             parts.append(
                 f"One hand each: {teams[w]} have more points and score the difference, {hi} - {lo} = {self.points}."
             )
-        return " ".join(parts)
+        return parts[0]
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -21,7 +21,9 @@ seats of hand seats 0 and 1), ``"dealer"`` (the hand seat with the dealer's part
 hand; the hand's ``result`` is in hand seats too) and ``"dealt_by"`` (the game seat that deals).
 With four players each deal is two hands, table 1 then table 2, and a finished deal is written
 on the team sheet once both are over. The game's result says ``"next"`` (the next deal's
-pairings) instead of ``"next_dealer"``. Two-player records are unchanged.
+pairings) instead of ``"next_dealer"``. A hand may leave out ``"seats"`` and ``"dealt_by"``
+(the games store keeps only the dealer): they are then the rotation's. Two-player records are
+unchanged.
 
 Replaying checks every action against the rules and re-derives every stated result; the first
 disagreement is a :class:`RecordError` naming the hand and the action's index. Records are
@@ -296,6 +298,8 @@ def _replay_seated(game: Game, kind: str, hands: list[Any], observe: ReplayObser
             if not isinstance(hd, Mapping):
                 raise ReplayError(f"hand {i + 1} must be an object", hand=i)
             stated = {"seats": hd.get("seats"), "dealer": hd.get("dealer"), "dealt_by": hd.get("dealt_by")}
+            if "seats" not in hd and "dealt_by" not in hd:  # the rotation's (the games store keeps the dealer only)
+                stated.update(seats=list(expected.seats), dealt_by=expected.dealt_by)
             if stated != expected.to_json():
                 names = game.players
                 a, b = expected.seats

@@ -17,6 +17,11 @@ move the computer answered with a knock (its melds have been laid open).
 For an app that builds its own table (the TUI): :func:`save_game` saves a new game played on
 it; :func:`resume_game` returns the last unfinished game, whose ``table`` and ``match`` the app
 plays on. Its table's first ``start_hand`` continues the hand in progress instead of dealing.
+
+Games of three or four players are kept the same way: each action under the number of its own
+table's hand (both decks of a deal stored with its first action), replayed table by table
+(:meth:`~ginrummy.storage.Store.load_game`). Undo is off in them: the other table plays on
+between the person's moves, so a move cannot be taken back alone.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import secrets
 import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from .actions import Action, Kind
 from .cards import card_str
@@ -35,6 +41,9 @@ from .players.base import Player
 from .storage import DEFAULT_DB, HUMAN, TERMINAL_CLIENTS, GameRow, SeatRow, Store, final_deadwood, hash_token
 from .table import Seat, Table
 
+#: Why undo is off in a game of three or four (the other table plays on between your moves).
+NO_UNDO = "undo is off: three- and four-player games cannot take a move back yet"
+
 #: Makes the computer player of a resumed game from its stored name (``simple``, ``expert``...).
 PlayerMaker = Callable[[str], Player]
 
@@ -43,32 +52,35 @@ class NothingToResume(GinRummyError):
     """No unfinished terminal game in the store."""
 
 
-class SavedTable(Table[Match]):
-    """A table of a resumed (or undone) game: its first ``start_hand`` continues the hand in
-    progress, telling the computer players which seat they play, instead of dealing a new one."""
+class SavedTable(Table[Any]):
+    """A table of a resumed (or undone) game: its first deal continues the deal in progress,
+    telling the computer players which seat they play (or that they sit it out), instead of
+    dealing a new one."""
 
     continue_hand = False
 
-    def start_hand(self, deck: Sequence[int] | None = None) -> Hand:
-        hand = self.match.hand
-        if self.continue_hand and hand is not None and not hand.is_over:
+    def deal(self, decks: Sequence[Sequence[int] | None] | None = None) -> tuple[Hand, ...]:
+        game = self.match
+        if self.continue_hand and game.in_progress:
             self.continue_hand = False
             self._tell_new_hand()
-            return hand
+            return tuple(game.tables)
         self.continue_hand = False
-        return super().start_hand(deck)
+        return super().deal(decks)
 
     def _tell_new_hand(self) -> None:
+        game = self.match
         for i, s in enumerate(self.seats):
-            hook = getattr(s.player, "new_hand", None)
+            at = game.where(i)
+            hook = getattr(s.player, "new_hand" if at is not None else "sit_out", None)
             if hook is not None:
-                hook(i)
+                hook(at[1] if at is not None else game.game_view(i))
 
 
 class SavedGame:
     """One terminal game in the store, kept up to date with its table (see the module docstring)."""
 
-    def __init__(self, store: Store, row: GameRow, table: Table[Match], *, actions: int, hands: int, undo: bool) -> None:
+    def __init__(self, store: Store, row: GameRow, table: Table[Any], *, actions: int, hands: int, undo: bool) -> None:
         self.store = store
         self.row = row
         self.table = table
@@ -80,14 +92,15 @@ class SavedGame:
         self._attach()
 
     @property
-    def match(self) -> Match:
-        """The game being played (an undo replaces it: read it here or from the table)."""
+    def match(self) -> Any:
+        """The game being played, a :class:`Match` or with three or four players a
+        :class:`~ginrummy.game.Game` (an undo replaces it: read it here or from the table)."""
         return self.table.match
 
     # -- opening ----------------------------------------------------------------------------
 
     @classmethod
-    def start(cls, store: Store, table: Table[Match], *, client: str, undo: bool = True) -> SavedGame:
+    def start(cls, store: Store, table: Table[Any], *, client: str, undo: bool = True) -> SavedGame:
         """Save the new game played on ``table`` (no hand played yet) from now on."""
         match = table.match
         if any(h.history for h in match.hands):
@@ -119,7 +132,7 @@ class SavedGame:
 
     @classmethod
     def _open(cls, store: Store, game_id: str, make_player: PlayerMaker) -> SavedGame:
-        stored = store.load_match(game_id)
+        stored = store.load_game(game_id)
         assert stored is not None
         seats = [Seat(s.name, make_player(s.player)) if s.computer else Seat(s.name) for s in stored.row.seats]
         table = SavedTable(stored.match, seats)
@@ -136,17 +149,18 @@ class SavedGame:
 
     def _store_action(self, seat: int, action: Action) -> None:
         match = self.table.match
-        hand_no = len(match.hands) - 1
-        if hand_no >= self.hands:
-            hand = match.hands[hand_no]
-            self.store.add_hand(self.row.id, hand_no, hand.dealer, list(hand.deck), secrets.token_hex(16))
-            self.hands = hand_no + 1
-        self.store.append_action(self.row.id, self.actions, hand_no, seat, str(action))
+        for i in range(self.hands, len(match.hands)):  # the deal's hands (two tables: both), with their decks
+            hand = match.hands[i]
+            self.store.add_hand(self.row.id, i, hand.dealer, list(hand.deck), secrets.token_hex(16))
+        self.hands = len(match.hands)
+        at = match.where(seat)
+        assert at is not None
+        self.store.append_action(self.row.id, self.actions, _index(match.hands, match.tables[at[0]]), seat, str(action))
         self.actions += 1
 
     def _store_hand_end(self, match: Match, hand: Hand) -> None:
         assert hand.result is not None
-        self.store.end_hand(self.row.id, len(match.hands) - 1, hand.result.to_json(), final_deadwood(hand))
+        self.store.end_hand(self.row.id, _index(match.hands, hand), hand.result.to_json(), final_deadwood(hand))
         if match.is_over:
             self.store.finish_game(self.row.id, match.final().to_json())
 
@@ -169,6 +183,8 @@ class SavedGame:
 
     def undo_refusal(self) -> str | None:
         """Why ``undo`` cannot be played now, or None if it can."""
+        if self.table.match.seats > 2:
+            return NO_UNDO
         if not self.undo_allowed:
             return "undo is off in this game (it was started with --no-undo)"
         hand = self.table.match.hand
@@ -217,6 +233,11 @@ class SavedGame:
         return undone, dropped
 
 
+def _index(hands: Sequence[Hand], hand: Hand) -> int:
+    """The number of ``hand`` among every hand of the game (counted over every table)."""
+    return next(i for i in range(len(hands) - 1, -1, -1) if hands[i] is hand)
+
+
 def _player_name(seat: Seat) -> str:
     if not seat.is_computer:
         return HUMAN
@@ -234,7 +255,7 @@ def open_store(path: str | Path | None) -> Store:
     return Store(path or DEFAULT_DB)
 
 
-def save_game(table: Table[Match], db: str | Path | None = None, *, client: str = "tui", undo: bool = True) -> SavedGame:
+def save_game(table: Table[Any], db: str | Path | None = None, *, client: str = "tui", undo: bool = True) -> SavedGame:
     """Save the new game an app plays on ``table`` in the store at ``db``."""
     return SavedGame.start(open_store(db), table, client=client, undo=undo)
 

@@ -46,10 +46,11 @@ from typing import Any
 
 from .cards import card_str
 from .fairness import SCHEME, commitment
+from .game import Game
 from .hand import Hand
 from .match import Match
 from .melds import deadwood
-from .record import FORMAT, ReplayObserver, match_from_record
+from .record import FORMAT, ReplayObserver, game_from_record
 from .storage_schema import _GAME_COLUMNS, _P, SCHEMA_VERSION, upgrade
 from .storage_schema import HUMAN as HUMAN
 
@@ -149,6 +150,16 @@ class ActionRow:
     hand_no: int
     seat: int
     action: str
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A stored game of two, three or four players replayed by the engine, with its rows."""
+
+    row: GameRow
+    match: Game
+    hands: list[HandRow]
+    actions: list[ActionRow]
 
 
 @dataclass(frozen=True, slots=True)
@@ -428,7 +439,17 @@ class Store:
         return [ActionRow(*r) for r in rows]
 
     def load_match(self, game_id: str, *, observe: ReplayObserver | None = None) -> StoredMatch | None:
-        """Replay a stored game through the engine (None if there is no such game).
+        """Replay a stored two-player game (see :meth:`load_game`); a game of three or four is a
+        :class:`StoreError`."""
+        stored = self.load_game(game_id, observe=observe)
+        if stored is None:
+            return None
+        if not isinstance(stored.match, Match):
+            raise StoreError(f"game {game_id} has {stored.match.seats} players, not two")
+        return StoredMatch(stored.row, stored.match, stored.hands, stored.actions)
+
+    def load_game(self, game_id: str, *, observe: ReplayObserver | None = None) -> StoredGame | None:
+        """Replay a stored game of two, three or four through the engine (None if there is no such game).
 
         The rows are read in one transaction and turned into a game record that
         :func:`~ginrummy.record.match_from_record` replays, checking every action and each hand's
@@ -462,15 +483,16 @@ class Store:
                 for h in hands
             ],
         }
-        match = match_from_record(record, observe=observe)
-        for h, hand in zip(hands, match.hands, strict=True):
+        match = game_from_record(record, observe=observe)
+        for h, hand, pairing in zip(hands, match.hands, match.pairings, strict=True):
             for a, step in zip(by_hand[h.hand_no], hand.history, strict=True):
-                if a.seat != step.seat:
+                seat = pairing.seats[step.seat]  # the game seat of the hand seat that played it
+                if a.seat != seat:
                     raise StoreError(
                         f"game {game_id}: action {a.seq} ({a.action!r}) is stored for seat {a.seat}, "
-                        f"but seat {step.seat} played it on replay"
+                        f"but seat {seat} played it on replay"
                     )
-        return StoredMatch(row, match, hands, actions)
+        return StoredGame(row, match, hands, actions)
 
     def finished_hands(
         self, limit_games: int = 1000, *, player: str | None = None

@@ -351,9 +351,9 @@ class GinRummyApp(App[int]):
         if view.phase is Phase.OVER:
             table.extend(hand_lines(view, self.names, show))
         elif view.knocker_melds:
-            label = "Your melds" if view.knocker == HUMAN else f"{self.opponent_name}'s melds (the knocker)"
+            label = "Your melds" if view.knocker == view.seat else f"{self.opponent_name}'s melds (the knocker)"
             table.append(f"{label}: " + melds_text(view.knocker_melds, self.style, view.laid_on))
-        if view.defender_melds and view.knocker == HUMAN and view.phase is not Phase.OVER:
+        if view.defender_melds and view.knocker == view.seat and view.phase is not Phase.OVER:
             table.append(f"{self.opponent_name}'s melds: " + melds_text(view.defender_melds, self.style))
         self.board.query_one("#prompt", Static).update(self.prompt())
         self.board.query_one("#table", Static).update("\n".join(table))

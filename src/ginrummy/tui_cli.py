@@ -9,10 +9,11 @@ import argparse
 import shlex
 
 from . import saved
-from .commands.options import add_rule_options, rules_from_args, writable_file
+from .commands.options import add_rule_options, builtin_player, player_list, rules_from_args, writable_file
 from .players import PLAYERS
 from .storage import DEFAULT_DB
 from .tui import GinRummyApp
+from .tui_seated import SeatedApp
 from .tui_text import CardStyle
 
 #: The keys, for ``--help`` (the footer shows those that work at each moment).
@@ -26,7 +27,21 @@ KEYS = (
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.epilog = KEYS
-    p.add_argument("--opponent", default="simple", choices=sorted(PLAYERS), help="computer player to play against")
+    names = ", ".join(PLAYERS)
+    p.add_argument(
+        "--opponent", type=builtin_player, default=None,
+        help=f"computer player to play against (default simple; with --players 3 or 4: at every other seat): {names}",
+    )
+    p.add_argument(
+        "--players", type=int, choices=(2, 3, 4), default=None,
+        help="how many play: 2 (default), 3 (the dealer sits out each hand) or 4 (two teams: you and seat 3 "
+        "against seats 2 and 4; team target 125)",
+    )
+    p.add_argument(
+        "--opponents", type=player_list, default=None, metavar="P2,P3[,P4]",
+        help="the computer players of the other seats in seat order, comma-separated (with four players the "
+        "second is your partner)",
+    )
     add_rule_options(p)
     p.add_argument("--seed", type=int, default=None, help="seed for the deal")
     p.add_argument(
@@ -45,7 +60,26 @@ def configure(p: argparse.ArgumentParser) -> None:
 def check(args: argparse.Namespace) -> None:
     """The rules as a whole and the games store, before the app starts (a usage error, exit 2)."""
     rules_from_args(args)
+    n = players_count(args)
+    if args.opponents and args.opponent:
+        raise ValueError("give the computer players with --opponent or with --opponents, not both")
+    if args.opponents and len(args.opponents) != n - 1:
+        raise ValueError(f"--players {n} needs {n - 1} opponent{'s' * (n > 2)}, got {len(args.opponents)}")
     writable_file(args.db)
+
+
+def players_count(args: argparse.Namespace) -> int:
+    """How many play: ``--players``, else one more than ``--opponents`` names, else 2."""
+    if args.players:
+        return int(args.players)
+    return len(args.opponents) + 1 if args.opponents else 2
+
+
+def opponents(args: argparse.Namespace) -> list[str]:
+    """The other seats' computer players: ``--opponents``, else ``--opponent`` (simple) at each."""
+    if args.opponents:
+        return list(args.opponents)
+    return [args.opponent or "simple"] * (players_count(args) - 1)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -53,11 +87,19 @@ def run(args: argparse.Namespace) -> int:
     ``play``'s: 0 when the game was played to its end, 1 when it was left unfinished."""
     style = CardStyle(four_colour=args.four_colour, ascii=args.ascii)
     db = "" if args.db == DEFAULT_DB else f" --db {shlex.quote(args.db)}"
-    if args.resume:  # the saved game's table and match, replayed; its first start_hand continues the hand
+    app: GinRummyApp
+    if args.resume:  # the saved game's table and match, replayed; its first deal continues the one in progress
         game = saved.resume_game(args.db)
-        app = GinRummyApp(game.match.rules, opponent=game.table.names[1], style=style, light=args.light)
+        if game.match.seats > 2:
+            others = [s.player for s in game.row.seats if s.computer]
+            app = SeatedApp(game.match.rules, others, style=style, light=args.light)
+        else:
+            app = GinRummyApp(game.match.rules, opponent=game.table.names[1], style=style, light=args.light)
+    elif players_count(args) > 2:
+        app = SeatedApp(rules_from_args(args), opponents(args), seed=args.seed, style=style, light=args.light)
+        game = saved.save_game(app.table, args.db, client="tui", undo=False)
     else:
-        app = GinRummyApp(rules_from_args(args), opponent=args.opponent, seed=args.seed, style=style, light=args.light)
+        app = GinRummyApp(rules_from_args(args), opponent=opponents(args)[0], seed=args.seed, style=style, light=args.light)
         game = saved.save_game(app.table, args.db, client="tui", undo=not args.no_undo)  # each action stored first
     app.keep(game, f"ginrummy tui --resume{db}")
     app.run()
@@ -76,4 +118,4 @@ def farewell(app: GinRummyApp, db: str = "") -> tuple[int, str]:
     return 1, f"Game saved: ginrummy tui --resume{db} continues it."
 
 
-__all__ = ["KEYS", "check", "configure", "farewell", "run"]
+__all__ = ["KEYS", "check", "configure", "farewell", "opponents", "players_count", "run"]

@@ -22,19 +22,10 @@ from .cards import cards_of
 from .melds import points
 from .observation import SeatView
 from .scoresheet import ScoreSheet
-from .scoring import HandResult
+from .seated_play import result_words, seated_sheet_lines
 from .tui_text import by_rank, meld_cards
 
 Show = Callable[[int], str]
-
-_KIND_WORDS = {"knock": "knock", "undercut": "undercut", "gin": "gin", "big_gin": "big gin"}
-
-
-def result_words(result: HandResult, names: Sequence[str]) -> str:
-    """A hand's result in a few words: who won it, how, and its points."""
-    if result.winner is None:
-        return "dead hand"
-    return f"{names[result.winner]}: {_KIND_WORDS[result.kind]} +{result.points}"
 
 
 def sheet_lines(sheet: ScoreSheet, names: Sequence[str]) -> list[str]:
@@ -159,4 +150,4 @@ class SheetScreen(ModalScreen[None]):
         await self.app.run_action("next_hand")
 
 
-__all__ = ["SheetScreen", "hand_lines", "result_words", "sheet_lines"]
+__all__ = ["SheetScreen", "hand_lines", "result_words", "seated_sheet_lines", "sheet_lines"]

@@ -9,6 +9,7 @@ right after parsing (see there).
 from __future__ import annotations
 
 import argparse
+import difflib
 import importlib
 import math
 import os
@@ -88,6 +89,30 @@ def writable_file(text: str) -> str:
     return str(path)
 
 
+def builtin_player(text: str) -> str:
+    """A built-in computer player's name (``simple``, ``expert``...), the nearest one suggested.
+
+    >>> builtin_player('exprt')  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: unknown player 'exprt' (did you mean 'expert'?): choose one of random, easy, ...
+    """
+    name = text.strip().lower()
+    if name in PLAYERS:
+        return name
+    close = difflib.get_close_matches(name, list(PLAYERS), n=1) if len(name) <= 20 else []
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise argparse.ArgumentTypeError(f"unknown player {text[:40]!r}{hint}: choose one of {', '.join(PLAYERS)}")
+
+
+def player_list(text: str) -> list[str]:
+    """Built-in computer players, comma-separated (``simple,expert``), each checked."""
+    names = [w.strip() for w in text.split(",")]
+    if len(names) > 3 or not all(names):
+        raise argparse.ArgumentTypeError(f"give one to three players, comma-separated (simple,expert,greedy), not {text[:60]!r}")
+    return [builtin_player(n) for n in names]
+
+
 def player(text: str) -> str:
     """A computer player: a built-in name, or ``module:Class`` of your own (imported now, so a
     wrong one fails at start)."""
@@ -106,4 +131,7 @@ def player(text: str) -> str:
     return text
 
 
-__all__ = ["add_rule_options", "player", "port", "preset", "rule_setting", "rules_from_args", "seconds", "writable_file"]
+__all__ = [
+    "add_rule_options", "builtin_player", "player", "player_list", "port", "preset", "rule_setting", "rules_from_args",
+    "seconds", "writable_file",
+]

@@ -4,7 +4,8 @@ A person types actions in the engine's notation at a prompt (:mod:`.prompt`): ``
 ``pile``, ``pass``, ``Kd``, ``knock Kd``, ``big gin``, and after a knock ``meld ...``,
 ``layoff ...``, ``done`` (Enter takes the best layout step); ``hint`` asks the expert, ``quit``
 or Ctrl-D leaves. ``--watch P1 P2`` plays two computer players and prints each hand's result,
-or with ``--delay SECONDS`` every move, one at a time. Every option is checked before the game
+or with ``--delay SECONDS`` every move, one at a time. ``--players 3`` or ``4`` plays a game of
+three or four (:mod:`.play_seated`). Every option is checked before the game
 starts (:mod:`.options`): a wrong player, rule or record path is a usage error, exit 2.
 
 A game against the computer is saved as it is played, in the games store the web app uses
@@ -18,7 +19,6 @@ the game was played to its end, 1 when it was left unfinished (saved unless told
 from __future__ import annotations
 
 import argparse
-import shlex
 import sqlite3
 import sys
 import time
@@ -27,12 +27,12 @@ from collections.abc import Callable
 from ..actions import Action, Kind
 from ..match import Match
 from ..players import PLAYERS, get_player
-from ..record import dumps, match_to_record
 from ..saved import SavedGame
 from ..storage import DEFAULT_DB, HUMAN, Store, StoreError
 from ..table import Seat, Table
 from .display import Style
-from .options import add_rule_options, rules_from_args, seconds, writable_file
+from .options import add_rule_options, builtin_player, player_list, rules_from_args, seconds, writable_file
+from .play_seated import check_seats, db_option, leave_game, play_seated, players_of, write_record
 from .prompt import Console, Leave, Prompt
 
 #: The person's seat in a game against the computer.
@@ -43,10 +43,23 @@ MAX_NAME = 40
 
 def configure(p: argparse.ArgumentParser) -> None:
     players = ", ".join(PLAYERS)
-    p.add_argument("--opponent", default="simple", choices=list(PLAYERS), help=f"computer player to play against: {players}")
     p.add_argument(
-        "--watch", nargs=2, metavar=("P1", "P2"), choices=list(PLAYERS),
-        help=f"watch two computer players instead of playing ({players})",
+        "--opponent", type=builtin_player, default=None,
+        help=f"computer player to play against (default simple; with --players 3 or 4: at every other seat): {players}",
+    )
+    p.add_argument(
+        "--players", type=int, choices=(2, 3, 4), default=None,
+        help="how many play: 2 (default), 3 (the dealer sits out each hand) or 4 (two teams: you and seat 3 "
+        "against seats 2 and 4; team target 125)",
+    )
+    p.add_argument(
+        "--opponents", type=player_list, default=None, metavar="P2,P3[,P4]",
+        help="the computer players of the other seats in seat order, comma-separated (with four players the "
+        "second is your partner)",
+    )
+    p.add_argument(
+        "--watch", nargs="+", metavar="PLAYER", type=builtin_player,
+        help=f"watch two, three or four computer players instead of playing ({players})",
     )
     p.add_argument(
         "--delay", type=seconds, default=None, metavar="SECONDS",
@@ -85,6 +98,7 @@ def _name(text: str) -> str:
 def check(args: argparse.Namespace) -> None:
     """The rules as a whole (a rule that needs another), before the game starts."""
     rules_from_args(args)
+    check_seats(args)
     if args.delay is not None and not args.watch:
         raise ValueError("--delay paces --watch: give it with --watch P1 P2")
     if args.resume and (args.watch or args.no_save):
@@ -228,6 +242,8 @@ def run(args: argparse.Namespace) -> int:
 
 def play(args: argparse.Namespace, console: Console) -> int:
     """``ginrummy play`` with its input and output given (a terminal, or a test's script)."""
+    if players_of(args) > 2 and not args.resume:
+        return play_seated(args, console)
     game: SavedGame | None = None
     if args.watch:
         names = (args.watch[0], args.watch[1])
@@ -242,12 +258,15 @@ def play(args: argparse.Namespace, console: Console) -> int:
             return 2
         if args.resume:
             game = SavedGame.resume(store)  # NothingToResume: "ginrummy play: no unfinished game ..." (exit 2)
+            if game.match.seats > 2:
+                return play_seated(args, console, saved=game)
             table = game.table
             person = next(s.seat for s in game.row.seats if s.player == HUMAN)
             console.say(f"Resuming the game {table.names[0]} against {table.names[1]}, saved in {args.db}.")
         else:
-            names = (args.name, args.opponent)
-            seats = [Seat(args.name), Seat(args.opponent, get_player(args.opponent, seed=args.seed))]
+            opponent = args.opponents[0] if args.opponents else args.opponent or "simple"
+            names = (args.name, opponent)
+            seats = [Seat(args.name), Seat(opponent, get_player(opponent, seed=args.seed))]
             table = Table(Match(rules_from_args(args), seed=args.seed, players=names), seats)
             person = PERSON
             game = SavedGame.start(store, table, client="play", undo=not args.no_undo)
@@ -268,39 +287,9 @@ def play(args: argparse.Namespace, console: Console) -> int:
     for line in table.match.final().explain(table.names[:2]):
         console.say(line)
     if game is not None and not args.no_save:
-        console.say(f"The game is in the history: ginrummy history{_db_option(args.db)}")
+        console.say(f"The game is in the history: ginrummy history{db_option(args.db)}")
     write_record(args.record, table.match)
     return 0
-
-
-def leave_game(args: argparse.Namespace, console: Console, game: SavedGame | None, *, asked: bool) -> None:
-    """Leaving: ``quit`` asks whether to keep the game for ``--resume``; Ctrl-D keeps it."""
-    if game is None or args.no_save:
-        console.say("Game left (not saved).")
-        return
-    keep = True
-    if asked:
-        try:
-            answer = console.ask("Keep this game to continue it later? [Y/n] ")
-        except Leave:
-            answer = ""
-        keep = answer.strip().lower() not in ("n", "no")
-    if keep:
-        console.say(f"Game saved: ginrummy play --resume{_db_option(args.db)} continues it.")
-    else:
-        game.abandon()
-        console.say("Game left; it will not be offered to --resume.")
-
-
-def _db_option(db: str) -> str:
-    return "" if db == DEFAULT_DB else f" --db {shlex.quote(db)}"
-
-
-def write_record(path: str | None, match: Match) -> None:
-    """The game record (finished or not) to ``path``, when one was asked for."""
-    if path:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(dumps(match_to_record(match)))
 
 
 __all__ = ["Session", "check", "configure", "play", "rules_from_args", "run", "show_hand", "write_record"]

@@ -13,13 +13,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from ..actions import Action
 from ..cards import cards_of
 from ..errors import IllegalActionError, NotationError
 from ..layout import LAYOUT_PHASES, layout_action
-from ..match import Match
 from ..observation import SeatView
 from ..players.hints import rank_actions
 from ..table import Table
@@ -78,7 +77,10 @@ class Console:
 
 
 class Prompt:
-    """Asks the person at ``seat`` for an action until the answer is a legal one (or a command)."""
+    """Asks the person at ``seat`` for an action until the answer is a legal one (or a command).
+
+    ``names`` are the names of the hand's seats 0 and 1 (a game of more players sets them each deal).
+    """
 
     def __init__(self, console: Console, names: tuple[str, str], *, can_undo: Callable[[], str | None] | None = None):
         self.console = console
@@ -90,7 +92,7 @@ class Prompt:
     def style(self) -> Style:
         return self.console.style
 
-    def choose(self, table: Table[Match], seat: int) -> Action | Undo:
+    def choose(self, table: Table[Any], seat: int) -> Action | Undo:
         """The person's next action, or :data:`UNDO`; raises :class:`Leave` on quit or end of input."""
         view = table.view(seat)
         self.show(view)
@@ -110,7 +112,9 @@ class Prompt:
                 self.hint(view)
                 continue
             if word == "help":
-                self.console.say(self.style.text(HELP))
+                self.console.say(self.style.text(self.help_text))
+                continue
+            if self.other_word(word):
                 continue
             if word == "undo":
                 why = self.can_undo()
@@ -123,14 +127,18 @@ class Prompt:
                 return Action.parse(text)
             self.console.tell(refusal)
 
-    def refuse(self, table: Table[Match], seat: int, text: str) -> str | None:
+    #: What ``help`` prints.
+    help_text = HELP
+
+    def other_word(self, word: str) -> bool:
+        """A word of a prompt of its own (a game of more players: ``sheet``); True once answered."""
+        return False
+
+    def refuse(self, table: Table[Any], seat: int, text: str) -> str | None:
         """Why ``text`` is not a legal action now, in the engine's words (the rule and its numbers),
         or None if it is legal."""
         try:
-            action = Action.parse(text)
-            hand = table.hand
-            assert hand is not None
-            hand.verify(action, seat)
+            table.match.verify(seat, Action.parse(text))
         except (NotationError, IllegalActionError) as e:
             return self.style.text(str(e))
         return None
@@ -152,13 +160,18 @@ class Prompt:
         enter = f" [Enter = {self.style.action(best)}]" if best is not None else ""
         return f"  {choices} (or hint, help){enter} > "
 
+    def score_fact(self, view: SeatView) -> str:
+        """The game score as the prompt shows it (a game of more players says its own)."""
+        you, them = self.names[view.seat], self.names[1 - view.seat]
+        return f"Score: {you} {view.scores[view.seat]}, {them} {view.scores[1 - view.seat]}"
+
     def show(self, view: SeatView) -> None:
         """The table as the person sees it before they choose (plain style: one fact a line)."""
         s, c = self.style, self.console
-        you, them = self.names[view.seat], self.names[1 - view.seat]
+        them = self.names[1 - view.seat]
         top = s.card(view.pile[-1]) if view.pile else "none"
         facts = [
-            f"Score: {you} {view.scores[view.seat]}, {them} {view.scores[1 - view.seat]}",
+            self.score_fact(view),
             f"Stock: {view.stock_size} cards",
             f"Discard pile top: {top}",
             f"Knock limit: {view.knock_limit}",

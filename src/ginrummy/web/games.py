@@ -199,9 +199,11 @@ class GameService:
 
     def load(self, game_id: str) -> Room:
         """Replay a stored game through the engine: decks and actions, no decisions."""
-        stored = self.store.load_match(game_id)
+        stored = self.store.load_game(game_id)
         if stored is None:
             raise not_found(f"no game {shown(game_id)}")
+        if not isinstance(stored.match, Match):  # the terminal apps' games of three or four
+            raise not_found(f"no two-player game {shown(game_id)}: it has {stored.match.seats} players")
         room = Room(stored.row, stored.match)
         room.commitments = [h.commitment for h in stored.hands]
         room.actions = len(stored.actions)
