@@ -35,7 +35,7 @@ from pettingzoo.utils import wrappers
 
 from ..actions import NUM_ACTIONS
 from ..rules import Rules
-from .encoding import InfoStateEncoder
+from .encoding import InfoStateEncoder, ObservationEncoder
 from .game import EnvConfig, Episode
 from .render import render_view
 from .spaces import observation_space, observe_seat
@@ -63,6 +63,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name (
         self._rng = random.Random()
         self._episode: Episode | None = None
         self._encoders: list[InfoStateEncoder] | None = None
+        #: Each seat's observation, kept from step to step (only what changed is rewritten).
+        self._observers = [ObservationEncoder() for _ in AGENTS]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -93,7 +95,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name (
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = AGENTS.index(agent)
-        return observe_seat(self.episode, seat, None if self._encoders is None else self._encoders[seat])
+        return observe_seat(self.episode, seat, None if self._encoders is None else self._encoders[seat],
+                            self._observers[seat])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
