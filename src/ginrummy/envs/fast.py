@@ -37,8 +37,8 @@ from ..batch import deadwood_after_discard_batch, deadwood_batch
 from ..cards import FULL_DECK
 from ..errors import IllegalActionError
 from ..events import Phase
-from ..layout import _defense_plan, _gin_defense, _knocker_plan, knocker_limit
-from ..melds import points
+from ..layout import best_defense, knocker_choice, knocker_limit
+from ..melds import deadwood
 from ..rules import Rules
 from ..scoring import score_hand
 from .encoding import OBSERVATION_SIZE, OBSERVATION_SLICES
@@ -270,24 +270,12 @@ class FastHandBatch:
             pile |= 1 << c
         seen = mine | pile | 1 << discard | (int(self.shown[h, 1 - knocker]) & theirs)
         limit = int(self.limit[h])
-        melds = _knocker_plan(mine, knocker_limit(mine, limit), FULL_DECK & ~seen)
-        laid = 0
-        for m in melds:
-            laid |= m
-        k_dead = points(mine & ~laid)
-        if laid == mine:  # gin: nothing is laid off
-            rest = theirs
-            for m in _gin_defense(theirs):
-                rest &= ~m
-            d_dead = points(rest)
-        else:
-            own, layoffs = _defense_plan(theirs, melds)
-            rest = theirs
-            for m in own:
-                rest &= ~m
-            for c, _ in layoffs:
-                rest &= ~(1 << c)
-            d_dead = points(rest)
+        choice = knocker_choice(mine, knocker_limit(mine, limit), FULL_DECK & ~seen)
+        assert choice is not None  # the mask offered this knock only within the limit
+        k_dead, melds = choice
+        # Gin: nothing is laid off, the defender's count is its own deadwood; else its best
+        # melds and layoffs (the default layouts: ``layout.knocker_layout``, ``defender_plan``).
+        d_dead = deadwood(theirs) if k_dead == 0 else best_defense(theirs, melds).deadwood
         result = score_hand(self.rules, knocker=knocker, knocker_deadwood=k_dead, defender_deadwood=d_dead,
                             upcard=int(self.upcard[h]), knock_limit=limit)
         out = [0.0, 0.0]
