@@ -8,6 +8,7 @@
         action = None if termination or truncation else policy(obs["observation"], obs["action_mask"])
         env.step(action)
 
+``players=3`` or ``4`` plays a three- or four-player game instead (:mod:`ginrummy.envs.seated`).
 Agents ``player_0`` and ``player_1`` are the engine's seats 0 and 1; ``agent_selection`` is
 the seat to act (the same seat acts twice in a row when it draws then discards, and through
 its layout). Each observation is a dict: ``observation`` (the named pieces, see
@@ -49,8 +50,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name (
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "gin_rummy_v0", "is_parallelizable": False, "render_fps": 1}
 
+    def __new__(cls, *args: Any, players: int = 2, **kwargs: Any) -> Any:
+        """``players=3`` or ``4`` gives the seated game's environment (:mod:`ginrummy.envs.seated`)."""
+        if players == 2:
+            return super().__new__(cls)
+        from .seated import SeatedEnv
+
+        return SeatedEnv(players, *args, **kwargs)
+
     def __init__(self, rules: Rules | str | dict[str, Any] | None = None, render_mode: str | None = None,
-                 **options: Any) -> None:
+                 players: int = 2, **options: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
