@@ -1,5 +1,6 @@
-"""``ginrummy arena --backend ray``: the same counts as the local backend, on a Ray instance the
-test starts on this machine (and joined by address from a separate process)."""
+"""``ginrummy arena --backend ray``: the same counts as the local backend, two, three and four
+players, on a Ray instance the test starts on this machine (and joined by address from a separate
+process)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ import ray
 
 from ginrummy.arena import Config, Progress, Tally, run_arena
 from ginrummy.arena_ray import _package_dir
+from ginrummy.arena_seated import SeatedConfig, SeatedTally, run_seated
 from ginrummy.rules import Rules
 
 SRC = Path(__file__).resolve().parents[1] / "src"
@@ -78,3 +80,43 @@ def test_address_needs_the_ray_backend(capsys: pytest.CaptureFixture[str]) -> No
 
     assert main(["arena", "--p1", "simple", "--p2", "simple", "--hands", "2", "--address", "ray://x:1"]) == 2
     assert "--address is the Ray cluster's: use it with --backend ray" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("players", [("greedy", "simple", "easy"), ("simple", "greedy", "easy", "random")])
+def test_three_and_four_players_on_ray_give_the_local_counts(cluster: str, players: tuple[str, ...]) -> None:
+    def counts(t: SeatedTally) -> dict[str, object]:
+        d = asdict(t)
+        for side in d["sides"]:
+            for timing in ("seconds", "slowest"):
+                side.pop(timing)
+        return d
+
+    cfg = SeatedConfig(players, Rules.preset("eaai"), 3, seed=6)
+    local = run_seated(cfg, workers=1)
+    seen: list[int] = []
+    bar = Progress(len(players) * cfg.groups, "games", enabled=False)
+    bar.update = seen.append  # type: ignore[method-assign]
+    on_ray = run_seated(cfg, progress=bar, backend="ray")
+    assert counts(on_ray) == counts(local)
+    assert local.units == len(players) * cfg.groups and sum(seen) == local.units
+    other = run_seated(SeatedConfig(players, Rules.preset("eaai"), 3, seed=7), backend="ray")
+    assert counts(other) != counts(local)
+
+
+def test_the_three_player_command_on_ray_reports_the_local_result(cluster: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from ginrummy.cli import main
+
+    args = ["arena", "--players", "3", "--seats", "greedy,simple,easy", "--games", "6", "--seed", "3", "--json"]
+    results = []
+    for extra in (["--backend", "ray", "--address", cluster], []):
+        assert main([*args, *extra]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    on_ray, local = results
+    assert on_ray["backend"] == "ray" and local["backend"] == "local"
+    for r in results:
+        for key in ("seconds", "workers", "backend"):
+            r.pop(key)
+        for p in r["results"].values():
+            for key in ("seconds", "slowest", "us_per_decision", "slowest_ms"):
+                p.pop(key)
+    assert on_ray == local

@@ -20,7 +20,7 @@ Why it is built this way:
   there. Dead hands are won by nobody, so hand win rates are over decided hands.
 - **Ray.** ``--backend ray`` runs the same chunks as Ray tasks (:mod:`ginrummy.arena_ray`), on a
   new local instance or the cluster at ``--address``; by the previous point the counts are the
-  local backend's.
+  local backend's. Three- and four-player games (``--players 3|4``) run on Ray the same way.
 - Players only ever see their :class:`~ginrummy.observation.SeatView` (the driver enforces it).
 """
 
@@ -316,7 +316,8 @@ def run(args: argparse.Namespace) -> int:
     seats = seat_players(args)
     if len(seats) > 2:
         return run_seated_command(seats, rules, args.games if args.games is not None else 200, args.seed,
-                                  args.workers, as_json=args.json, progress=args.progress)
+                                  args.workers, as_json=args.json, progress=args.progress,
+                                  backend=args.backend, address=args.address)
     mode = "hands" if args.hands is not None else "games"
     count = args.hands if args.hands is not None else (args.games if args.games is not None else 200)
     cfg = Config(seats[0], seats[1], rules, mode, (count + 1) // 2, args.seed)

@@ -12,7 +12,8 @@ Why it is built this way (as the two-player arena, :mod:`ginrummy.arena`):
   partners (p1 with p3 against p2 with p4); the rotation only swaps which team holds which
   seats. ``--games`` is rounded up to whole groups.
 - **Reproducible from the seed.** Deals and every player's RNG come from ``--seed`` and the
-  group's index, never from the worker that plays it.
+  group's index, never from the worker that plays it: the counts are the same on any number of
+  workers and on ``--backend ray`` (:mod:`ginrummy.arena_ray`, a local instance or ``--address``).
 - **Per player, and per team.** Games won (by the player, or by its team) with Wilson's 95%
   interval, final totals per game, and each player's own hands: how many it played (a
   three-player hand's dealer sits out), won, the points it scored, its knocks, gins and
@@ -192,10 +193,26 @@ def _play_chunk(task: tuple[SeatedConfig, list[int]]) -> SeatedTally:
     return t
 
 
-def run_seated(cfg: SeatedConfig, workers: int = 1, progress: Progress | None = None) -> SeatedTally:
-    """Play every group of ``cfg`` on ``workers`` processes and return the summed counts."""
+def run_seated(cfg: SeatedConfig, workers: int = 1, progress: Progress | None = None, backend: str = "local",
+               address: str | None = None) -> SeatedTally:
+    """Play every group of ``cfg`` on ``workers`` processes (or on Ray: ``backend="ray"``, the
+    cluster at ``address`` or a new local one) and return the summed counts.
+
+    The counts are the same on every backend and worker count: each group is played from the
+    seed and its index alone, and the chunks' tallies are summed (a sum of whole numbers, in any
+    order; the decision timings aside)."""
     n = len(cfg.players)
     total = SeatedTally(n)
+    if backend == "ray":
+        from .arena_ray import ray_session, run_tasks
+
+        with ray_session(address) as cpus:
+            size = max(1, min(20, cfg.groups // (cpus * 8)))
+            tasks = [(cfg, chunk) for chunk in chunks(cfg.groups, size)]
+            for part in run_tasks(_play_chunk, tasks, None if progress is None else
+                                  lambda i: progress.update(n * len(tasks[i][1]))):
+                total.add(part)
+        return total
     size = max(1, min(20, cfg.groups // max(1, workers * 8)))
     tasks = [(cfg, chunk) for chunk in chunks(cfg.groups, size)]
     if workers <= 1:
@@ -224,7 +241,8 @@ def _rate(wins: int, n: int) -> dict[str, Any]:
     return {"win_rate": wins / n if n else None, "win_rate_ci95": [lo, hi]}
 
 
-def seated_report(cfg: SeatedConfig, t: SeatedTally, elapsed: float, workers: int) -> dict[str, Any]:
+def seated_report(cfg: SeatedConfig, t: SeatedTally, elapsed: float, workers: int,
+                  backend: str = "local") -> dict[str, Any]:
     """Plain data of a run: what ``--json`` prints and what the text report reads."""
     n = len(cfg.players)
     out: dict[str, Any] = {
@@ -240,6 +258,7 @@ def seated_report(cfg: SeatedConfig, t: SeatedTally, elapsed: float, workers: in
         "ties": t.ties,
         "seconds": elapsed,
         "workers": workers,
+        "backend": backend,
         "results": {},
     }
     for k, side in enumerate(t.sides):
@@ -309,23 +328,24 @@ def format_seated_report(r: dict[str, Any]) -> str:
     lines.append(
         f"dead hands {r['dead_hands']} of {r['hands_played']}"
         + (f"; tied games {r['ties']}" if r["ties"] else "")
-        + f"; {r['seconds']:.1f} s on {r['workers']} worker(s)"
+        + f"; {r['seconds']:.1f} s "
+        + ("on Ray" if r.get("backend") == "ray" else f"on {r['workers']} worker(s)")
     )
     return "\n".join(lines)
 
 
 def run_seated_command(
     players: Sequence[str], rules: Rules, games: int, seed: int, workers: int, *, as_json: bool,
-    progress: bool | None,
+    progress: bool | None, backend: str = "local", address: str | None = None,
 ) -> int:
     """What ``ginrummy arena`` does with three or four players."""
     n = len(players)
     cfg = SeatedConfig(tuple(players), rules, (games + n - 1) // n, seed)
     bar = Progress(n * cfg.groups, "games", enabled=progress)
     t0 = time.perf_counter()
-    tally = run_seated(cfg, workers, bar)
+    tally = run_seated(cfg, workers, bar, backend=backend, address=address)
     bar.close()
-    r = seated_report(cfg, tally, time.perf_counter() - t0, workers)
+    r = seated_report(cfg, tally, time.perf_counter() - t0, workers, backend=backend)
     print(json.dumps(r) if as_json else format_seated_report(r))
     return 0
 

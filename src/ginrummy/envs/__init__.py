@@ -5,6 +5,8 @@
   built-in player; registered as ``GinRummy-v0`` (``gymnasium.make("GinRummy-v0")`` once this
   package is imported, or ``gymnasium.make("ginrummy.envs:GinRummy-v0")``).
 - :mod:`ginrummy.envs.vector`: many hands stepped together (a Gymnasium ``VectorEnv``, a batch).
+- :class:`~ginrummy.envs.fast.FastHandBatch`: thousands of one-hand self-play episodes played by
+  numpy, all hands at once (ten times OpenSpiel's steps per second and more; ``bench/envs.py``).
 - :mod:`ginrummy.envs.openspiel`: the OpenSpiel game ``python_ginrummy``.
 - :mod:`ginrummy.envs.encoding`: the observation's named pieces, the perfect-recall information
   state and the action mask, with their tables; :mod:`ginrummy.envs.game`: the episode (one hand
@@ -12,7 +14,10 @@
   tell from the real one.
 
 Everything a seat is shown comes from its :class:`~ginrummy.observation.SeatView`, and every
-legal action from ``Hand.legal_actions()``: the environments re-implement no rule. The Gymnasium
+legal action from ``Hand.legal_actions()``: the environments re-implement no rule, but for
+``FastHandBatch``, which plays the offer, the draw and the discard on arrays for speed (its tests
+replay thousands of its hands in the engine step by step and compare every mask, observation and
+score; knocks are laid out and scored by the engine's functions). The Gymnasium
 and PettingZoo parts need the ``envs`` extra (``pip install 'ginrummy[envs]'``), the OpenSpiel
 game the ``peers`` extra; this package imports each only when it is used.
 """
@@ -35,6 +40,7 @@ _LAZY = {
     "IllegalActionWrapper": ("ginrummy.envs.wrappers", "IllegalActionWrapper"),
     "GinRummyVectorEnv": ("ginrummy.envs.vector", "GinRummyVectorEnv"),
     "HandBatch": ("ginrummy.envs.vector", "HandBatch"),
+    "FastHandBatch": ("ginrummy.envs.fast", "FastHandBatch"),
 }
 
 
@@ -64,6 +70,7 @@ __all__ = [
     "OBSERVATION_SIZE",
     "EnvConfig",
     "Episode",
+    "FastHandBatch",
     "GinRummyEnv",
     "GinRummyVectorEnv",
     "HandBatch",

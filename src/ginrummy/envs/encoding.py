@@ -76,6 +76,7 @@ The action mask has 1 exactly at ``Hand.legal_actions()`` (the view's ``legal``)
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Sequence
 from typing import Final
 
@@ -293,6 +294,93 @@ def encode_observation(view: SeatView, out: F32 | None = None) -> F32:
     return o
 
 
+_pack_tail: Final = struct.Struct(f"<{OBSERVATION_SIZE - _PHASE_START}f").pack_into
+_TAIL_BYTE: Final = 4 * _PHASE_START
+#: Where each card piece of ``ObservationEncoder`` starts (the 14 card pieces, the pile apart).
+_CARD_OFFSETS: Final = (0, 52, *range(156, _DM_START + 1, 52))
+
+
+class ObservationEncoder:
+    """One seat's observation kept from step to step: each call writes only the numbers that
+    changed since the last (a step changes a few cards, the pile, a few counts), so an
+    environment pays for the step's news, not for 747 numbers. The array returned is a fresh
+    copy, equal to :func:`encode_observation` of the same view (the tests check it on every step
+    of many hands). Works across hands, and for views of any seat.
+    """
+
+    __slots__ = ("_buf", "_o", "_cards", "_pile", "_cache")
+
+    def __init__(self) -> None:
+        # The numbers live in a bytearray written through a float view (a write costs a tenth of
+        # a numpy item assignment); each call hands out a numpy copy of it.
+        self._buf = bytearray(4 * OBSERVATION_SIZE)
+        self._o = memoryview(self._buf).cast("f")
+        self._cards = [0] * len(_CARD_OFFSETS)
+        self._pile: tuple[int, ...] = ()
+        #: The opponent's history tuples and their masks: a view's are the engine's own, replaced
+        #: when they grow, so the same object means the same mask.
+        self._cache: list[tuple[int, ...] | None] = [None, None, None]
+
+    def _masks(self, view: SeatView) -> list[int]:
+        cache = self._cache
+        ot, od, ol = view.opponent_taken, view.opponent_discards, view.opponent_declined
+        old = self._cards
+        mt = old[3] if ot is cache[0] else _mask_of(ot)
+        md = old[4] if od is cache[1] else _mask_of(od)
+        ml = old[5] if ol is cache[2] else _mask_of(ol)
+        cache[0], cache[1], cache[2] = ot, od, ol
+        up, taken = view.upcard, view.taken
+        out = [view.hand, 0 if up is None else 1 << up, view.opponent_known, mt, md, ml,
+               0 if taken is None else 1 << taken, 0, 0, 0, 0, 0, 0]
+        if view.knocker is not None:
+            kd = view.knock_discard
+            if kd is not None:
+                out[7] = 1 << kd
+            laid = view.laid_on
+            for t, m in enumerate(view.knocker_melds):
+                out[8 + t] = m | laid[t] if t < len(laid) else m
+            dm = 0
+            for m in view.defender_melds:
+                dm |= m
+            out[12] = dm
+        return out
+
+    def observation(self, view: SeatView) -> F32:
+        o = self._o
+        new = self._masks(view)
+        old = self._cards
+        for k, x in enumerate(new):
+            d = x ^ old[k]
+            if d:
+                base = _CARD_OFFSETS[k]
+                while d:
+                    low = d & -d
+                    o[base + low.bit_length() - 1] = 1.0 if x & low else 0.0
+                    d ^= low
+        self._cards = new
+        pile = view.pile
+        old_pile = self._pile
+        if pile != old_pile:
+            # Every depth moves when a card is thrown or taken; cards leave only on a take (the
+            # old top) or with a new hand.
+            if len(pile) < len(old_pile) or (pile and old_pile and pile[0] != old_pile[0]):
+                for c in old_pile:
+                    o[_PILE_START + c] = 0.0
+            self._pile = pile
+            depth = len(pile)
+            for c in pile:
+                o[_PILE_START + c] = depth
+                depth -= 1
+        seat = view.seat
+        knocker = view.knocker
+        scores = view.scores
+        _pack_tail(self._buf, _TAIL_BYTE, *_PHASE_ROWS[_PHASE_INDEX[view.phase]],
+                   view.current == seat, view.dealer == seat, knocker == seat,
+                   knocker is not None and knocker != seat, view.must_knock, view.stock_size,
+                   view.opponent_size, view.knock_limit, scores[seat], scores[1 - seat])
+        return np.frombuffer(bytearray(self._buf), dtype=np.float32)
+
+
 def pieces(obs: F32) -> dict[str, F32]:
     """The named pieces of a flat observation (or of an information state's first part), as views."""
     out: dict[str, F32] = {name: obs[sl] for name, sl in OBSERVATION_SLICES.items()}
@@ -377,8 +465,9 @@ class InfoStateEncoder:
         self._done = 0
         self._first = None
 
-    def encode(self, view: SeatView) -> F32:
-        """A new array: ``encode_observation(view)`` followed by the step rows."""
+    def encode(self, view: SeatView, observation: F32 | None = None) -> F32:
+        """A new array: ``encode_observation(view)`` (or ``observation``, that view's observation
+        already made) followed by the step rows."""
         events = view.events
         if self._done and (len(events) < self._done or events[0] is not self._first):
             self.reset()
@@ -391,7 +480,10 @@ class InfoStateEncoder:
         self._done = n
         self._first = events[0] if events else None
         out = np.empty(self.size, dtype=np.float32)
-        encode_observation(view, out[:OBSERVATION_SIZE])
+        if observation is None:
+            encode_observation(view, out[:OBSERVATION_SIZE])
+        else:
+            out[:OBSERVATION_SIZE] = observation
         out[OBSERVATION_SIZE:] = rows.ravel()
         return out
 

@@ -8,6 +8,7 @@
         action = None if termination or truncation else policy(obs["observation"], obs["action_mask"])
         env.step(action)
 
+``players=3`` or ``4`` plays a three- or four-player game instead (:mod:`ginrummy.envs.seated`).
 Agents ``player_0`` and ``player_1`` are the engine's seats 0 and 1; ``agent_selection`` is
 the seat to act (the same seat acts twice in a row when it draws then discards, and through
 its layout). Each observation is a dict: ``observation`` (the named pieces, see
@@ -35,7 +36,7 @@ from pettingzoo.utils import wrappers
 
 from ..actions import NUM_ACTIONS
 from ..rules import Rules
-from .encoding import InfoStateEncoder
+from .encoding import InfoStateEncoder, ObservationEncoder
 from .game import EnvConfig, Episode
 from .render import render_view
 from .spaces import observation_space, observe_seat
@@ -49,8 +50,16 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name (
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "gin_rummy_v0", "is_parallelizable": False, "render_fps": 1}
 
+    def __new__(cls, *args: Any, players: int = 2, **kwargs: Any) -> Any:
+        """``players=3`` or ``4`` gives the seated game's environment (:mod:`ginrummy.envs.seated`)."""
+        if players == 2:
+            return super().__new__(cls)
+        from .seated import SeatedEnv
+
+        return SeatedEnv(players, *args, **kwargs)
+
     def __init__(self, rules: Rules | str | dict[str, Any] | None = None, render_mode: str | None = None,
-                 **options: Any) -> None:
+                 players: int = 2, **options: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -63,6 +72,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name (
         self._rng = random.Random()
         self._episode: Episode | None = None
         self._encoders: list[InfoStateEncoder] | None = None
+        #: Each seat's observation, kept from step to step (only what changed is rewritten).
+        self._observers = [ObservationEncoder() for _ in AGENTS]
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -93,7 +104,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # noqa: N801 - PettingZoo's name (
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = AGENTS.index(agent)
-        return observe_seat(self.episode, seat, None if self._encoders is None else self._encoders[seat])
+        return observe_seat(self.episode, seat, None if self._encoders is None else self._encoders[seat],
+                            self._observers[seat])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

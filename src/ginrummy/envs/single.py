@@ -38,7 +38,7 @@ from ..observation import SeatView, observe
 from ..players import get_player
 from ..players.base import Player
 from ..rules import Rules
-from .encoding import InfoStateEncoder
+from .encoding import InfoStateEncoder, ObservationEncoder
 from .game import EnvConfig, Episode
 from .render import render_view
 from .spaces import observation_space, observe_seat
@@ -76,6 +76,7 @@ class GinRummyEnv(gym.Env[Obs, Any]):
         self._episode: Episode | None = None
         self._opponent: Player | None = None
         self._encoder: InfoStateEncoder | None = None
+        self._observer = ObservationEncoder()
         self._hands_seen = 0
         self._hands_over = 0
         self.seat = 0 if seat is None else seat
@@ -143,7 +144,7 @@ class GinRummyEnv(gym.Env[Obs, Any]):
     # -- internals ----------------------------------------------------------------------------
 
     def _obs(self) -> Obs:
-        return observe_seat(self.episode, self.seat, self._encoder)
+        return observe_seat(self.episode, self.seat, self._encoder, self._observer)
 
     def _opponent_moves(self, info: dict[str, Any]) -> float:
         """Play the opponent until the agent acts or the episode ends; the agent's reward."""

@@ -11,6 +11,7 @@ from ..actions import NUM_ACTIONS
 from .encoding import (
     OBSERVATION_SIZE,
     InfoStateEncoder,
+    ObservationEncoder,
     action_mask,
     encode_observation,
     info_state_high,
@@ -33,15 +34,21 @@ def observation_space(config: EnvConfig) -> spaces.Dict:
     return spaces.Dict(parts)
 
 
-def observe_seat(episode: Episode, seat: int, encoder: InfoStateEncoder | None) -> dict[str, np.ndarray]:
+def observe_seat(episode: Episode, seat: int, encoder: InfoStateEncoder | None,
+                 observer: ObservationEncoder | None = None) -> dict[str, np.ndarray]:
     """The observation dict of ``seat``, built from its view alone (fresh arrays every time).
 
-    Once the episode is over the mask is all zeros (nothing is legal).
+    ``observer``, the seat's own :class:`ObservationEncoder`, makes the same arrays by writing
+    only what changed since its last call. Once the episode is over the mask is all zeros
+    (nothing is legal).
     """
     view = episode.view(seat)
-    obs: dict[str, np.ndarray] = {"observation": encode_observation(view), "action_mask": action_mask(view)}
+    obs: dict[str, np.ndarray] = {
+        "observation": encode_observation(view) if observer is None else observer.observation(view),
+        "action_mask": action_mask(view),
+    }
     if encoder is not None:
-        obs["info_state"] = encoder.encode(view)
+        obs["info_state"] = encoder.encode(view, obs["observation"])
     if episode.over:
         obs["action_mask"].fill(0)
     return obs

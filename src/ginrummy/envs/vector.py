@@ -15,7 +15,8 @@ scatter for every view), the action masks, and the deadwood of every hand
 - :class:`HandBatch`: ``n`` self-play episodes (both seats played by the caller), as PettingZoo's
   ``gin_rummy_v0`` but batched: ``obs`` and ``masks`` are those of the seat to act in each
   episode, ``seats`` says which seat that is; a finished episode is replaced by a new one at once
-  and its total rewards are kept in ``returns``.
+  and its total rewards are kept in ``returns``. For one-hand episodes under the common rule
+  sets, :class:`~ginrummy.envs.fast.FastHandBatch` plays the same on numpy arrays, far faster.
 """
 
 from __future__ import annotations
