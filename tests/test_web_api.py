@@ -67,8 +67,12 @@ def play_rest(client: TestClient, gid: str, headers: dict[str, str], max_steps: 
 
 def test_options_list_every_rule_and_strength(client: TestClient) -> None:
     o = client.get("/api/options").json()
-    # The three- and four-player rules are not offered for a two-player table.
-    assert {r["name"] for r in o["rules"]} == set(RULE_NAMES) - set(GROUP_RULES)
+    assert {r["name"] for r in o["rules"]} == set(RULE_NAMES)
+    # The three- and four-player rules say which game they belong to (the start page shows them there only).
+    assert {r["name"]: r.get("players") for r in o["rules"] if r["name"] in GROUP_RULES} == {
+        "three_player_bonuses": 3, "team_target": 4, "team_bonuses": 4
+    }
+    assert all("players" not in r for r in o["rules"] if r["name"] not in GROUP_RULES)
     assert {"classic", "online", "app"} <= set(o["presets"])
     assert "simple" in o["strengths"] and "expert" in o["strengths"]
 

@@ -45,11 +45,13 @@ from pathlib import Path
 from typing import Any
 
 from .cards import card_str
+from .dealing import team_round, three_pairing
 from .fairness import SCHEME, commitment
+from .game import Game
 from .hand import Hand
 from .match import Match
 from .melds import deadwood
-from .record import FORMAT, ReplayObserver, match_from_record
+from .record import FORMAT, ReplayObserver, game_from_record
 from .storage_schema import _GAME_COLUMNS, _P, SCHEMA_VERSION, upgrade
 from .storage_schema import HUMAN as HUMAN
 
@@ -160,6 +162,16 @@ class StoredMatch:
     #: Every hand dealt, in order: deck, nonce (for the deck commitment), result.
     hands: list[HandRow]
     #: Every action, in order, with the seat that played it.
+    actions: list[ActionRow]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A stored game of two, three or four players replayed by the engine (:meth:`Store.load_game`)."""
+
+    row: GameRow
+    match: Game
+    hands: list[HandRow]
     actions: list[ActionRow]
 
 
@@ -428,13 +440,23 @@ class Store:
         return [ActionRow(*r) for r in rows]
 
     def load_match(self, game_id: str, *, observe: ReplayObserver | None = None) -> StoredMatch | None:
-        """Replay a stored game through the engine (None if there is no such game).
+        """Replay a stored two-player game through the engine (None if there is no such game).
 
         The rows are read in one transaction and turned into a game record that
-        :func:`~ginrummy.record.match_from_record` replays, checking every action and each hand's
+        :func:`~ginrummy.record.game_from_record` replays, checking every action and each hand's
         dealer; the seat stored with each action must be the seat the replay says played it.
         ``observe`` sees each deal and each action as it is replayed (the move-by-move replay).
+        A game of three or four players is :meth:`load_game`'s.
         """
+        stored = self.load_game(game_id, observe=observe)
+        if stored is None:
+            return None
+        if not isinstance(stored.match, Match):
+            raise StoreError(f"game {game_id} has {stored.match.seats} players, not two: load it with load_game")
+        return StoredMatch(stored.row, stored.match, stored.hands, stored.actions)
+
+    def load_game(self, game_id: str, *, observe: ReplayObserver | None = None) -> StoredGame | None:
+        """Replay a stored game of two, three or four players (see :meth:`load_match`)."""
         with self.connection():  # one transaction: the rows of one moment
             row = self.get_game(game_id)
             if row is None:
@@ -455,22 +477,22 @@ class Store:
             "players": row.names,
             "hands": [
                 {
-                    "dealer": h.dealer,
+                    **stored_pairing(row, h),
                     "deck": [card_str(card) for card in h.deck],
                     "actions": [a.action for a in by_hand[h.hand_no]],
                 }
                 for h in hands
             ],
         }
-        match = match_from_record(record, observe=observe)
-        for h, hand in zip(hands, match.hands, strict=True):
+        match = game_from_record(record, observe=observe)
+        for h, hand, pairing in zip(hands, match.hands, match.pairings, strict=True):
             for a, step in zip(by_hand[h.hand_no], hand.history, strict=True):
-                if a.seat != step.seat:
+                if a.seat != pairing.seats[step.seat]:
                     raise StoreError(
                         f"game {game_id}: action {a.seq} ({a.action!r}) is stored for seat {a.seat}, "
-                        f"but seat {step.seat} played it on replay"
+                        f"but seat {pairing.seats[step.seat]} played it on replay"
                     )
-        return StoredMatch(row, match, hands, actions)
+        return StoredGame(row, match, hands, actions)
 
     def finished_hands(
         self, limit_games: int = 1000, *, player: str | None = None
@@ -490,6 +512,23 @@ class Store:
         for r in rows:
             by_game[r[0]].append(_hand(r[1:]))
         return [(g, by_game[g.id]) for g in games]
+
+
+def stored_pairing(row: GameRow, h: HandRow) -> dict[str, Any]:
+    """Who played a stored hand, as a record's hand says it. A two-player hand stores its dealer
+    (a seat, hand seats being game seats); with three or four players ``dealer`` holds the game
+    seat that dealt (``dealt_by``), and the rotation gives the rest: the three-player dealer sits
+    out, the four-player game's tables follow from the hand's number. The replay checks it."""
+    n = len(row.seats)
+    if n == 2:
+        return {"dealer": h.dealer}
+    if n == 3:
+        pairing = three_pairing(h.dealer) if h.dealer in (0, 1, 2) else None
+    else:
+        pairing = team_round(h.hand_no // 2, row.first_dealer)[h.hand_no % 2]
+    if pairing is None:
+        raise StoreError(f"game {row.id}: hand {h.hand_no + 1} is stored as dealt by seat {h.dealer}, of 3")
+    return {**pairing.to_json(), "dealt_by": h.dealer}
 
 
 def final_deadwood(hand: Hand) -> list[int]:
