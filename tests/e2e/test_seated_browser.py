@@ -140,6 +140,16 @@ def test_three_players_one_person_and_two_computers(server: str, browser: Any) -
     assert "Player 1 (you)" in head and "Computer (Medium)" in head and "Computer (Easy)" in head
     check_end(page, ["Player 1 (you)", "Computer (Medium)", "Computer (Easy)"])
     assert "Game bonus" in page.inner_text("#final-table")
+    # The replay names each hand's two players; the history lists the game with its three players.
+    page.click("#final-replay")
+    page.wait_for_url("**/replay/**")
+    wait_until(page, "document.getElementById('n0').textContent !== ''")
+    names = ["Player 1", "Computer (Medium)", "Computer (Easy)"]
+    assert " vs ".join(names) in page.inner_text("#title")
+    two = [next(n for n in names if page.inner_text(f"#n{s}").startswith(n)) for s in (0, 1)]
+    assert two[0] != two[1]
+    page.goto(server + "/history")
+    page.wait_for_selector("#games tr >> text=Computer (Easy)")
     assert not errors, errors
     page.close()
 
