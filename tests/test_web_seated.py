@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from ginrummy.cli import main
 from ginrummy.record import game_from_record
 from ginrummy.web import autoplay
 from ginrummy.web.app import create_app
@@ -120,7 +122,7 @@ def test_the_other_tables_moves_do_not_make_a_move_stale(client: TestClient) -> 
 
 @pytest.mark.parametrize(("players", "rules"), [(3, {"target": 60}), (4, {"team_target": 60})])
 def test_a_game_reloads_after_a_restart_and_plays_to_the_end(
-    tmp_path: Path, players: int, rules: dict[str, int]
+    tmp_path: Path, players: int, rules: dict[str, int], capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "restart.sqlite3"
     with TestClient(create_app(db, computer_delay=0, compute="thread")) as client:
@@ -156,6 +158,14 @@ def test_a_game_reloads_after_a_restart_and_plays_to_the_end(
         replay = client.get(f"/api/games/{g['id']}/replay").json()
         assert len(replay["hands"]) == len(record["hands"])
         assert replay["columns"] == final["columns"]
+    # The terminal's history reads the same file: the game's line names every column, its record replays.
+    capsys.readouterr()
+    assert main(["history", "--db", str(db)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if g["id"] in x)
+    for column in final["columns"]:
+        assert column in line
+    assert main(["history", g["id"], "--db", str(db)]) == 0
+    assert game_from_record(json.loads(capsys.readouterr().out)).seats == players
 
 
 def test_one_person_and_computers_both_tables_move_at_once(client: TestClient) -> None:

@@ -6,8 +6,10 @@ Why a log and not snapshots: a game is *replayed* through the engine (:class:`~g
 from its rules, its first dealer, each hand's deck and every action in order. That is exact,
 needs no second serialisation of the state that could drift from the engine, and never asks a
 computer player to decide again (its decisions are in the log like anyone's).
-:meth:`Store.load_match` is that replay, done once for every reader (the live game after a
-restart, the move-by-move replay, the record export) by the record format's own replay.
+:meth:`Store.load_game` is that replay (:meth:`Store.load_match` for a two-player game), done once
+for every reader (the live game after a restart, the move-by-move replay, the record export) by the
+record format's own replay. A hand of three or four players stores the game seat that dealt it in
+``dealer``; who played it follows from the rotation (:func:`stored_pairing`).
 
 Every action is appended (and committed) *before* the server acknowledges it, so a page reload,
 a dropped connection or a killed server resumes exactly where the game was.

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..multisheet import team_names
 from ..record import dumps, match_to_record
 from ..storage import DEFAULT_DB, GameRow, HandRow, Store
 
@@ -50,12 +51,14 @@ def summary(row: GameRow, hands: list[HandRow]) -> dict[str, Any]:
 
 def line(s: dict[str, Any]) -> str:
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(s["finished"] or s["created"]))
-    names, totals = s["names"], s["totals"] or [0, 0]
+    # The result's columns: the players, or the two teams of a four-player game.
+    names = list(team_names(s["names"])) if len(s["names"]) == 4 else s["names"]
+    totals = s["totals"] or [0] * len(names)
     winner = s["winner"]
     result = f"{names[winner]} won by {s['margin']}" if winner is not None else "no winner"
     rules = s["rules"].get("preset", "classic") if isinstance(s["rules"], dict) else s["rules"]
     return (
-        f"{when}  {s['id']}  {names[0]} {totals[0]} - {names[1]} {totals[1]}  {result}"
+        f"{when}  {s['id']}  {' - '.join(f'{n} {t}' for n, t in zip(names, totals, strict=False))}  {result}"
         f"  ({s['hands']} hand{'s' * (s['hands'] != 1)}, {rules})"
     )
 
@@ -74,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
             why = "no such game" if row is None else "it is not finished (a record shows every card: only once it is over)"
             print(f"ginrummy history: no record of game {args.game!r} in {args.db}: {why}", file=sys.stderr)
             return 2
-        stored = store.load_match(args.game)
+        stored = store.load_game(args.game)
         assert stored is not None
         sys.stdout.write(dumps(match_to_record(stored.match)))
         return 0
@@ -82,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = []
         for row, hands in games:
-            stored = store.load_match(row.id)
+            stored = store.load_game(row.id)
             assert stored is not None
             out.append({**summary(row, hands), "record": match_to_record(stored.match)})
         print(json.dumps({"games": out}, ensure_ascii=False, indent=2))
