@@ -456,6 +456,11 @@ def test_the_three_and_four_player_tables_fit_the_phone(server: str, browser: An
     ctx = phone(browser, 360, 740)
     api = Api(ctx, server)
     page = ctx.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#opponent option[value='simple']", state="attached")
+    page.select_option("#players", "4")
+    page.select_option("#seat-3", "human")
+    check_layout(page, 360, "the start page of a four-player game")
     g = api.call("POST", "/api/games", {"players": 3, "seats": ["human", "human"]})
     tokens = [g["token"], *(i["token"] for i in g["invites"])]
     states = [api.call("GET", f"/api/games/{g['id']}/state", token=t) for t in tokens]

@@ -1,8 +1,8 @@
 """End-to-end: whole games of three and four players in a real Chromium, by clicking.
 
 One person with computer players at three and at four (the four-player deal's two tables play at
-once), and two people at a three-player table, each in a browser context of their own with their
-own link. Short targets keep each game to a few hands.
+once), and two people at a three- and at a four-player table, each in a browser context of their
+own with their own link. Short targets keep each game to a few hands.
 """
 
 from __future__ import annotations
@@ -175,12 +175,18 @@ def test_four_players_one_person_and_three_computers(server: str, browser: Any) 
     page.close()
 
 
-def test_three_players_two_people_each_by_their_own_link(server: str, browser: Any) -> None:
+@pytest.mark.parametrize(("players", "seats", "rules"), [
+    (3, ["human", "simple"], {"target": 15}),
+    (4, ["human", "simple", "simple"], {"team_target": 15}),  # the friend plays for the other team
+], ids=["three", "four"])
+def test_two_people_each_by_their_own_link(
+    server: str, browser: Any, players: int, seats: list[str], rules: dict[str, int]
+) -> None:
     ctx_a, ctx_b = browser.new_context(), browser.new_context()
     a = ctx_a.new_page()
     errors: list[str] = []
     a.on("pageerror", lambda e: errors.append(str(e)))
-    start(a, server, 3, ["human", "simple"], {"target": 15})
+    start(a, server, players, seats, rules)
     a.wait_for_selector("#invite-list input")
     link = a.input_value("#invite-list input")
     assert "/table/" in link and "#t=" in link and a.inner_text("#invite-list").startswith("Seat 2")
@@ -189,7 +195,7 @@ def test_three_players_two_people_each_by_their_own_link(server: str, browser: A
     b.on("pageerror", lambda e: errors.append(str(e)))
     b.goto(link)
     for p in (a, b):
-        wait_until(p, "state !== null && state.players === 3 && state.game.connected.every((x) => x)")
+        wait_until(p, f"state !== null && state.players === {players} && state.game.connected.every((x) => x)")
     # The friend names themself; both pages show the name.
     b.wait_for_selector("#join-name:not(.hidden)")
     b.fill("#name-input", "Bea")
