@@ -191,11 +191,15 @@ def test_two_people_each_by_their_own_link(
     link = a.input_value("#invite-list input")
     assert "/table/" in link and "#t=" in link and a.inner_text("#invite-list").startswith("Seat 2")
     a.click("#go")
+    # The table keeps the friend's link at hand until they join.
+    a.wait_for_selector("#invite-note:not(.hidden) input")
+    assert a.input_value("#invite-note input") == link
     b = ctx_b.new_page()
     b.on("pageerror", lambda e: errors.append(str(e)))
     b.goto(link)
     for p in (a, b):
         wait_until(p, f"state !== null && state.players === {players} && state.game.connected.every((x) => x)")
+    assert not a.is_visible("#invite-note")
     # The friend names themself; both pages show the name.
     b.wait_for_selector("#join-name:not(.hidden)")
     b.fill("#name-input", "Bea")

@@ -62,7 +62,7 @@ def _sheet_row(room: Room, index: int, result: Any, totals: Any, written: Any, c
             {**t.to_json(), "explain": t.explain(names)} for t in tables
         ],
         # The ledger column that scores this hand (a seat, or a team with four), and what it scores.
-        "winner": result.winner if isinstance(result, RoundResult) else result.winner,
+        "winner": result.winner,
         "points": result.points,
         "kind": result.kind,
         "totals": [list(t) for t in totals],

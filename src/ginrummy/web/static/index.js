@@ -168,6 +168,8 @@ document.getElementById("new-game").onsubmit = async (ev) => {
         return GR.el("li", {}, GR.el("strong", {}, `Seat ${inv.seat + 1}: ${inv.name}`),
           GR.el("div", { class: "invite" }, input, GR.el("button", { type: "button", onclick: () => { input.select(); navigator.clipboard?.writeText(url); } }, "Copy")));
       }));
+      // The table keeps the links at hand for seat 1 until each friend has joined.
+      localStorage.setItem("gr.invites." + g.id, JSON.stringify(g.invites.map((inv) => ({ seat: inv.seat, url: new URL(inv.url, location.href).href }))));
       document.getElementById("go").href = g.url;
       document.getElementById("new-game").classList.add("hidden");
     } else if (n === 2 && opponent === "human") {

@@ -176,6 +176,15 @@ const Seated = (() => {
       $("name-input").value = /^Player \d$/.test(g.names[msg.seat]) ? "" : g.names[msg.seat];
     }
     if (ask || opts.renaming) $("join-name").classList.remove("hidden");
+    // The game's creator keeps each friend's link at hand until that friend has joined.
+    const invites = msg.seat === 0 ? JSON.parse(localStorage.getItem("gr.invites." + opts.gameId) || "[]") : [];
+    const waiting = invites.filter((inv) => !g.connected[inv.seat]);
+    $("invite-note").classList.toggle("hidden", !waiting.length);
+    if (waiting.length) {
+      GR.fill("invite-note", waiting.map((inv) => el("div", {},
+        `${g.names[inv.seat]} has not joined yet. Send them this link:`,
+        el("div", { class: "invite" }, el("input", { type: "text", readonly: true, value: inv.url, attrs: { "aria-label": `invite link for ${g.names[inv.seat]}` } })))));
+    }
     if (!msg.view) {
       GR.fill("log");
       $("seated-status").textContent = opts.online ? "" : opts.offline;
