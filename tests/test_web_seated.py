@@ -189,3 +189,16 @@ def test_one_person_and_computers_both_tables_move_at_once(client: TestClient) -
                 ws.send_json(out)
     assert msg["game"]["status"] == "finished"
     assert seen_other_over_first
+
+
+def test_the_rules_at_the_table_say_what_three_and_four_players_change(client: TestClient) -> None:
+    g3 = new_game(client, 3, ["simple", "simple"], three_player_bonuses=False)
+    text3 = client.get(f"/api/games/{g3['id']}").json()["rules_text"]
+    assert any("the dealer sits out; the loser of each hand deals the next" in line for line in text3)
+    assert "No game, box or shutout bonuses with three players." in text3
+    g4 = new_game(client, 4, ["simple"] * 3, team_target=90)
+    text4 = client.get(f"/api/games/{g4['id']}").json()["rules_text"]
+    assert "Game to 90 for a team." in text4 and not any("winner of each hand deals" in line for line in text4)
+    two = client.post("/api/games", json={"opponent": "simple"}).json()
+    text2 = client.get(f"/api/games/{two['id']}").json()["rules_text"]
+    assert any("winner of each hand deals the next" in line for line in text2)

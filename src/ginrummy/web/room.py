@@ -14,6 +14,7 @@ from ..game import Game
 from ..hand import Hand
 from ..storage import GameRow
 from ..table import Seat, Table
+from .views import rules_text
 
 
 @dataclass(eq=False)
@@ -55,7 +56,7 @@ class Room:
 
     def __post_init__(self) -> None:
         self.rules_json = self.match.rules.to_json()
-        self.rules_text = self.match.rules.describe()
+        self.rules_text = rules_text(self.match.rules, self.match.seats)
         n = self.match.seats
         self.table = Table(self.match, [Seat(self.row.names[s], computer=self.is_computer(s)) for s in range(n)])
         self.connections = [set() for _ in range(n)]

@@ -10,6 +10,7 @@ from ..cards import card_str, cards_of
 from ..events import Phase
 from ..melds import best_arrangement, deadwood, min_deadwood_after_discard, points
 from ..observation import SeatView
+from ..rules import Rules
 
 
 def knocker_count(view: SeatView) -> int | None:
@@ -88,3 +89,26 @@ def knock(view: SeatView) -> dict[str, Any] | None:
         rest &= ~m
     dw = points(rest)
     return {"kind": "gin" if dw == 0 else "knock", "deadwood": dw}
+
+
+def rules_text(rules: Rules, players: int) -> list[str]:
+    """The rules at a table in plain lines (:meth:`~ginrummy.rules.Rules.describe`), with what
+    changes for three or four players: who deals, the team target, which bonuses apply."""
+    lines = rules.describe()
+    if players == 2:
+        return lines
+    first = lines[-1].split(". ")[0] + "."
+    if players == 3:
+        lines[-1] = f"{first} Two play each hand and the dealer sits out; the loser of each hand deals the next."
+        if not rules.three_player_bonuses:
+            lines.append("No game, box or shutout bonuses with three players.")
+        return lines
+    lines = [
+        line.replace(f"Game to {rules.target}", f"Game to {rules.team_target} for a team", 1)
+        if line.startswith("Game to ") else line
+        for line in lines
+    ]
+    lines[-1] = f"{first} The teams take turns to deal at both tables; partners switch opponents every hand."
+    if not rules.team_bonuses:
+        lines.append("No game, box or shutout bonuses for the teams.")
+    return lines
