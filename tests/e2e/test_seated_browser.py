@@ -104,7 +104,10 @@ def play_to_the_end(pages: list[Any], seen: dict[str, int], limit: float = 50) -
             if p.locator("#seated-tables .seated-result").count():
                 seen["other_table"] += 1
             if p.is_visible("#next") and p.is_enabled("#next"):
-                p.click("#next")
+                try:
+                    p.click("#next", timeout=2000)
+                except sync_api.TimeoutError:
+                    pass  # the other person's click dealt the next hand first: the button went away
                 acted = True
                 continue
             s = click_turn(p)
@@ -177,7 +180,7 @@ def test_four_players_one_person_and_three_computers(server: str, browser: Any) 
 
 @pytest.mark.parametrize(("players", "seats", "rules"), [
     (3, ["human", "simple"], {"target": 15}),
-    (4, ["human", "simple", "simple"], {"team_target": 15}),  # the friend plays for the other team
+    (4, ["human", "simple", "simple"], {"team_target": 10}),  # the friend plays for the other team
 ], ids=["three", "four"])
 def test_two_people_each_by_their_own_link(
     server: str, browser: Any, players: int, seats: list[str], rules: dict[str, int]

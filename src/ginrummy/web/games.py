@@ -321,7 +321,7 @@ class GameService:
         room.pace = pace
 
     async def set_name(self, room: Room, seat: int, name: Any) -> None:
-        """A seat names itself (a friend joining by link): stored with the seat, shown to both."""
+        """A seat names itself (a friend joining by link): stored with the seat, shown to every seat."""
         clean = clean_name(name)
         if room.is_computer(seat):
             raise forbidden("the computer's name cannot be changed")
