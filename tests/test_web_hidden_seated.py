@@ -170,7 +170,7 @@ def test_four_people_never_see_a_card_they_may_not(client: TestClient) -> None:
     assert last["game"]["final"]["winner"] in (0, 1)
 
 
-@pytest.mark.parametrize(("players", "rules"), [(3, {"target": 60}), (4, {"team_target": 40})])
+@pytest.mark.parametrize(("players", "rules"), [(3, {"target": 60}), (4, {"team_target": 25})])
 def test_one_person_with_computers(client: TestClient, players: int, rules: dict[str, int]) -> None:
     g = client.post(
         "/api/games",

@@ -120,7 +120,7 @@ def test_the_other_tables_moves_do_not_make_a_move_stale(client: TestClient) -> 
     assert client.post(f"/api/games/{g['id']}/actions", json=msg, headers=headers(tokens[mover])).status_code == 200
 
 
-@pytest.mark.parametrize(("players", "rules"), [(3, {"target": 60}), (4, {"team_target": 60})])
+@pytest.mark.parametrize(("players", "rules"), [(3, {"target": 40}), (4, {"team_target": 30})])
 def test_a_game_reloads_after_a_restart_and_plays_to_the_end(
     tmp_path: Path, players: int, rules: dict[str, int], capsys: pytest.CaptureFixture[str]
 ) -> None:
