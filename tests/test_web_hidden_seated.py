@@ -54,9 +54,16 @@ def check_seat(replay: dict[str, Any], seat: int, messages: list[dict[str, Any]]
     """Check every state message one seat received; count what was checked."""
     players = replay["players"]
     per_deal = 2 if players == 4 else 1
-    counts = {"messages": 0, "playing": 0, "sitting_out": 0, "other_table_over": 0}
+    counts = {"messages": 0, "playing": 0, "sitting_out": 0, "other_table_over": 0, "hints": 0}
+    secret: set[str] = set()  # what this seat may not know at its latest state
     for msg in messages:
         assert '"deck":' not in json.dumps(msg) and '"stock":' not in json.dumps(msg)
+        if msg["type"] == "hint":
+            # The computer's suggestions come from this seat's own view only.
+            leaked = cards_in(msg) & secret
+            assert not leaked, f"a hint to seat {seat} named hidden cards {leaked}"
+            counts["hints"] += bool(msg["hints"])
+            continue
         if msg["type"] != "state":
             assert not cards_in(msg), msg
             continue
@@ -83,6 +90,7 @@ def check_seat(replay: dict[str, Any], seat: int, messages: list[dict[str, Any]]
                 assert "shown" not in entry and "result" not in entry
         leaked = cards_in(rest) - allowed
         assert not leaked, f"seat {seat} was sent cards {leaked} of a table it does not play (deal {deal})"
+        secret = {f"{r}{x}" for r in "A23456789TJQK" for x in "shdc"}  # sitting out: every card
         if msg["view"] is None:
             assert msg["sits_out"] and not any(e["mine"] for e in msg["tables"])
             assert not cards_in({k: msg[k] for k in OWN})
@@ -95,7 +103,8 @@ def check_seat(replay: dict[str, Any], seat: int, messages: list[dict[str, Any]]
         k = len(msg["view"]["events"])
         assert sorted(frames[k]["hands"][hs]) == sorted(msg["view"]["hand"])  # the message is this position
         own = {key: msg[key] for key in OWN}
-        leaked = cards_in(own) & secrets_for(hs, frames, k)
+        secret = secrets_for(hs, frames, k)
+        leaked = cards_in(own) & secret
         assert not leaked, f"seat {seat} was sent hidden cards {leaked} (deal {deal}, table {t + 1}, step {k})"
         counts["playing"] += 1
     return counts
@@ -115,13 +124,21 @@ def play_people(client: TestClient, body: dict[str, Any]) -> tuple[str, list[lis
             ws[s].send_json({"type": "hello", "token": tokens[s]})
             for t in range(s + 1):  # each hello is answered to every seat already connected
                 received[t].append(ws[t].receive_json())
-        for _ in range(20000):
-            last = [r[-1] for r in received]
+        for step in range(20000):
+            last = [r[-1] if r[-1]["type"] == "state" else r[-2] for r in received]
             if last[0]["game"]["status"] == "finished":
                 break
             mover = next(s for s in range(n) if autoplay.respond(last[s]) is not None)
             out = autoplay.respond(last[mover])
             assert out is not None
+            if step % 5 == 0:
+                # Now and then a seat asks for the computer's hint first (the one with the move, or
+                # one sitting out): answered to that seat only.
+                asker = mover if step % 10 == 0 else (mover + 1) % n
+                ws[asker].send_json({"type": "hint"})
+                reply = ws[asker].receive_json()
+                assert reply["type"] == "hint", reply
+                received[asker].append(reply)
             ws[mover].send_json(out)
             for s in range(n):
                 msg = ws[s].receive_json()
@@ -142,6 +159,7 @@ def test_three_people_never_see_a_card_they_may_not(client: TestClient) -> None:
     replay = client.get(f"/api/games/{gid}/replay").json()
     assert replay["players"] == 3 and replay["hands"]
     totals = [check_seat(replay, s, received[s]) for s in range(3)]
+    assert sum(c["hints"] for c in totals) > 3
     for s, c in enumerate(totals):
         played = sum(s in h["seats"] for h in replay["hands"])
         # A seat was sent every move of the hands it played, and a message for each move of the
