@@ -77,7 +77,7 @@ def click_turn(page: Any) -> int | None:
     return int(seen)
 
 
-def wait_change(page: Any, before: int, timeout: float = 15) -> None:
+def wait_change(page: Any, before: int, timeout: float = 30) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if page.is_visible("#handend") or page.evaluate("state ? state.seq : -1") != before:
@@ -86,7 +86,7 @@ def wait_change(page: Any, before: int, timeout: float = 15) -> None:
     raise AssertionError(f"no new state after the move at seq {before} (page error: {page.text_content('#error')!r})")
 
 
-def play_to_the_end(pages: list[Any], seen: dict[str, int], limit: float = 50) -> None:
+def play_to_the_end(pages: list[Any], seen: dict[str, int], limit: float = 150) -> None:
     """Every person clicks their moves (and Next hand) until the game's end shows on every page.
 
     ``seen`` counts what the pages showed on the way: a seat sitting a hand out, the other table's
