@@ -95,6 +95,8 @@ def play_to_the_end(pages: list[Any], seen: dict[str, int], limit: float = 150) 
     end = time.monotonic() + limit
     while time.monotonic() < end:
         if all(p.is_visible("#final") for p in pages):
+            # The last deal's tables stay listed under the end screen, the other table's end shown.
+            seen["other_table"] += sum(p.locator("#seated-tables .seated-result").count() > 0 for p in pages)
             return
         acted = False
         for p in pages:
