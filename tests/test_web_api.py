@@ -67,8 +67,12 @@ def play_rest(client: TestClient, gid: str, headers: dict[str, str], max_steps: 
 
 def test_options_list_every_rule_and_strength(client: TestClient) -> None:
     o = client.get("/api/options").json()
-    # The three- and four-player rules are not offered for a two-player table.
-    assert {r["name"] for r in o["rules"]} == set(RULE_NAMES) - set(GROUP_RULES)
+    assert {r["name"] for r in o["rules"]} == set(RULE_NAMES)
+    # The three- and four-player rules say which game they belong to (the start page shows them there only).
+    assert {r["name"]: r.get("players") for r in o["rules"] if r["name"] in GROUP_RULES} == {
+        "three_player_bonuses": 3, "team_target": 4, "team_bonuses": 4
+    }
+    assert all("players" not in r for r in o["rules"] if r["name"] not in GROUP_RULES)
     assert {"classic", "online", "app"} <= set(o["presets"])
     assert "simple" in o["strengths"] and "expert" in o["strengths"]
 
@@ -351,14 +355,17 @@ def test_store_keeps_seats_as_rows_and_checks_them_on_replay(client: TestClient,
     store.close()
 
 
-def test_a_terminal_game_of_four_is_no_web_game(client: TestClient, db: Path) -> None:
-    """A game of four kept by the terminal apps in the same store: the web app says it has no such
-    two-player game (404), and the store's two-player loader refuses it by its count."""
+def test_a_terminal_game_of_four_is_kept_as_the_web_keeps_one(client: TestClient, db: Path) -> None:
+    """A game of four kept by the terminal apps in the same store is stored by the web's rule (a
+    deal's hands store the game seat that deals): the store replays it, its tables are the
+    rotation's, the web app knows the game (a wrong seat token is a 403, not a 404), and the
+    store's two-player loader refuses it by its count."""
+    from ginrummy.dealing import team_round
     from ginrummy.game import Game
     from ginrummy.players import get_player
     from ginrummy.rules import Rules
     from ginrummy.saved import SavedGame
-    from ginrummy.storage import Store, StoreError
+    from ginrummy.storage import Store, StoreError, stored_pairing
     from ginrummy.table import Seat, Table
 
     store = Store(db)
@@ -367,9 +374,13 @@ def test_a_terminal_game_of_four_is_no_web_game(client: TestClient, db: Path) ->
     saved = SavedGame.start(store, table, client="play", undo=False)
     table.deal()
     table.play_computers()
-    assert store.load_game(saved.row.id) is not None
+    stored = store.load_game(saved.row.id)
+    assert stored is not None
+    assert [stored_pairing(stored.row, h)["seats"] for h in stored.hands] == [
+        list(p.seats) for p in team_round(0, stored.row.first_dealer)
+    ]
     with pytest.raises(StoreError, match="has 4 players, not two"):
         store.load_match(saved.row.id)
     r = client.get(f"/api/games/{saved.row.id}/state", headers={"X-Seat-Token": "x"})
-    assert r.status_code == 404 and "it has 4 players" in r.text
+    assert r.status_code == 403, r.text
     store.close()

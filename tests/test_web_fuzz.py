@@ -128,6 +128,13 @@ FIELDS: dict[str, st.SearchStrategy[Any]] = {
     "tables": st.one_of(st.lists(table_entries, max_size=3), field_values),
     "names": st.one_of(st.lists(st.sampled_from(PLAYERS) | short_text, max_size=6), field_values),
     "first_dealer": st.one_of(st.sampled_from(PLAYERS), field_values),
+    # The seat count and mix of a new game: near-valid (2 to 4 players, human or a strength each) or anything.
+    "players": st.one_of(st.integers(0, 6), st.just(3), st.just(4), field_values),
+    "seats": st.one_of(
+        st.lists(st.sampled_from(["human", "simple", "expert", "random", "exprt", ""]), max_size=5),
+        st.lists(json_values, max_size=4),
+        field_values,
+    ),
 }
 
 
@@ -217,7 +224,7 @@ SPECS: dict[tuple[str, str], Spec] = {
     ("DELETE", "/api/scorekeeper/sheets/{sheet_id}/hands/{number}"): Spec(),
     ("GET", "/api/options"): Spec(),
     ("GET", "/api/rules/describe"): Spec(("preset", "overrides")),
-    ("POST", "/api/games"): Spec(body=("opponent", "rules", "names")),
+    ("POST", "/api/games"): Spec(body=("opponent", "rules", "names", "players", "seats")),
     ("GET", "/api/games"): Spec(("status",)),
     ("GET", "/api/games/{game_id}"): Spec(),
     ("GET", "/api/games/{game_id}/state"): Spec(),

@@ -119,7 +119,8 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 def test_options_carry_every_label_and_help(client: TestClient) -> None:
     o = client.get("/api/options").json()
     by_name = {r["name"]: r for r in o["rules"]}
-    assert set(by_name) == set(RULE_NAMES) - set(GROUP_RULES)  # the web's tables seat two
+    assert set(by_name) == set(RULE_NAMES)  # the three- and four-player rules too (for those games)
+    assert {by_name[n]["players"] for n in GROUP_RULES} == {3, 4}
     for name, r in by_name.items():
         assert (r["label"], r["help"]) == words.RULE_LABELS[name] and r["help"]
     assert by_name["first_dealer"]["choice_labels"] == {

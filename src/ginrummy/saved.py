@@ -151,7 +151,9 @@ class SavedGame:
         match = self.table.match
         for i in range(self.hands, len(match.hands)):  # the deal's hands (two tables: both), with their decks
             hand = match.hands[i]
-            self.store.add_hand(self.row.id, i, hand.dealer, list(hand.deck), secrets.token_hex(16))
+            # Two players: the hand's dealer; three or four: the game seat that deals (the store's rule).
+            dealer = hand.dealer if match.seats == 2 else match.pairings[i].dealt_by
+            self.store.add_hand(self.row.id, i, dealer, list(hand.deck), secrets.token_hex(16))
         self.hands = len(match.hands)
         at = match.where(seat)
         assert at is not None

@@ -6,8 +6,10 @@ Why a log and not snapshots: a game is *replayed* through the engine (:class:`~g
 from its rules, its first dealer, each hand's deck and every action in order. That is exact,
 needs no second serialisation of the state that could drift from the engine, and never asks a
 computer player to decide again (its decisions are in the log like anyone's).
-:meth:`Store.load_match` is that replay, done once for every reader (the live game after a
-restart, the move-by-move replay, the record export) by the record format's own replay.
+:meth:`Store.load_game` is that replay (:meth:`Store.load_match` for a two-player game), done once
+for every reader (the live game after a restart, the move-by-move replay, the record export) by the
+record format's own replay. A hand of three or four players stores the game seat that dealt it in
+``dealer``; who played it follows from the rotation (:func:`stored_pairing`).
 
 Every action is appended (and committed) *before* the server acknowledges it, so a page reload,
 a dropped connection or a killed server resumes exactly where the game was.
@@ -45,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import card_str
+from .dealing import team_round, three_pairing
 from .fairness import SCHEME, commitment
 from .game import Game
 from .hand import Hand
@@ -153,16 +156,6 @@ class ActionRow:
 
 
 @dataclass(frozen=True, slots=True)
-class StoredGame:
-    """A stored game of two, three or four players replayed by the engine, with its rows."""
-
-    row: GameRow
-    match: Game
-    hands: list[HandRow]
-    actions: list[ActionRow]
-
-
-@dataclass(frozen=True, slots=True)
 class StoredMatch:
     """A stored game replayed by the engine, with the rows it was replayed from."""
 
@@ -171,6 +164,16 @@ class StoredMatch:
     #: Every hand dealt, in order: deck, nonce (for the deck commitment), result.
     hands: list[HandRow]
     #: Every action, in order, with the seat that played it.
+    actions: list[ActionRow]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A stored game of two, three or four players replayed by the engine (:meth:`Store.load_game`)."""
+
+    row: GameRow
+    match: Game
+    hands: list[HandRow]
     actions: list[ActionRow]
 
 
@@ -439,23 +442,23 @@ class Store:
         return [ActionRow(*r) for r in rows]
 
     def load_match(self, game_id: str, *, observe: ReplayObserver | None = None) -> StoredMatch | None:
-        """Replay a stored two-player game (see :meth:`load_game`); a game of three or four is a
-        :class:`StoreError`."""
+        """Replay a stored two-player game through the engine (None if there is no such game).
+
+        The rows are read in one transaction and turned into a game record that
+        :func:`~ginrummy.record.game_from_record` replays, checking every action and each hand's
+        dealer; the seat stored with each action must be the seat the replay says played it.
+        ``observe`` sees each deal and each action as it is replayed (the move-by-move replay).
+        A game of three or four players is :meth:`load_game`'s.
+        """
         stored = self.load_game(game_id, observe=observe)
         if stored is None:
             return None
         if not isinstance(stored.match, Match):
-            raise StoreError(f"game {game_id} has {stored.match.seats} players, not two")
+            raise StoreError(f"game {game_id} has {stored.match.seats} players, not two: load it with load_game")
         return StoredMatch(stored.row, stored.match, stored.hands, stored.actions)
 
     def load_game(self, game_id: str, *, observe: ReplayObserver | None = None) -> StoredGame | None:
-        """Replay a stored game of two, three or four through the engine (None if there is no such game).
-
-        The rows are read in one transaction and turned into a game record that
-        :func:`~ginrummy.record.match_from_record` replays, checking every action and each hand's
-        dealer; the seat stored with each action must be the seat the replay says played it.
-        ``observe`` sees each deal and each action as it is replayed (the move-by-move replay).
-        """
+        """Replay a stored game of two, three or four players (see :meth:`load_match`)."""
         with self.connection():  # one transaction: the rows of one moment
             row = self.get_game(game_id)
             if row is None:
@@ -476,7 +479,7 @@ class Store:
             "players": row.names,
             "hands": [
                 {
-                    "dealer": h.dealer,
+                    **stored_pairing(row, h),
                     "deck": [card_str(card) for card in h.deck],
                     "actions": [a.action for a in by_hand[h.hand_no]],
                 }
@@ -486,11 +489,10 @@ class Store:
         match = game_from_record(record, observe=observe)
         for h, hand, pairing in zip(hands, match.hands, match.pairings, strict=True):
             for a, step in zip(by_hand[h.hand_no], hand.history, strict=True):
-                seat = pairing.seats[step.seat]  # the game seat of the hand seat that played it
-                if a.seat != seat:
+                if a.seat != pairing.seats[step.seat]:
                     raise StoreError(
                         f"game {game_id}: action {a.seq} ({a.action!r}) is stored for seat {a.seat}, "
-                        f"but seat {seat} played it on replay"
+                        f"but seat {pairing.seats[step.seat]} played it on replay"
                     )
         return StoredGame(row, match, hands, actions)
 
@@ -512,6 +514,23 @@ class Store:
         for r in rows:
             by_game[r[0]].append(_hand(r[1:]))
         return [(g, by_game[g.id]) for g in games]
+
+
+def stored_pairing(row: GameRow, h: HandRow) -> dict[str, Any]:
+    """Who played a stored hand, as a record's hand says it. A two-player hand stores its dealer
+    (a seat, hand seats being game seats); with three or four players ``dealer`` holds the game
+    seat that dealt (``dealt_by``), and the rotation gives the rest: the three-player dealer sits
+    out, the four-player game's tables follow from the hand's number. The replay checks it."""
+    n = len(row.seats)
+    if n == 2:
+        return {"dealer": h.dealer}
+    if n == 3:
+        pairing = three_pairing(h.dealer) if h.dealer in (0, 1, 2) else None
+    else:
+        pairing = team_round(h.hand_no // 2, row.first_dealer)[h.hand_no % 2]
+    if pairing is None:
+        raise StoreError(f"game {row.id}: hand {h.hand_no + 1} is stored as dealt by seat {h.dealer}, of 3")
+    return {**pairing.to_json(), "dealt_by": h.dealer}
 
 
 def final_deadwood(hand: Hand) -> list[int]:

@@ -205,8 +205,11 @@ class Table(Generic[G]):
         """What :meth:`lay_out` would play for ``seat`` now, worked out on a copy of the hand
         (nothing changes): the proposal a front end shows at once after a knock, for the person
         to accept or to change by laying out melds by hand. Empty when ``seat`` is not laying out."""
-        h = self.match.hand
-        if h is None or self.to_act != seat or h.phase not in LAYOUT_PHASES:
+        at = self.match.where(seat)
+        if at is None:
+            return []
+        h = self.match.tables[at[0]]
+        if h.is_over or h.current != at[1] or h.phase not in LAYOUT_PHASES:
             return []
         return h.default_layout()
 

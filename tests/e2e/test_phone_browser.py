@@ -506,4 +506,48 @@ def test_the_scorekeeper_for_three_and_for_two_teams_by_taps_at_360_px(server: s
     check_layout(page, 360, "the three-player sheet after a hand")
     shot(page, "scorekeeper-three")
     assert errors == []
+
+
+def test_the_three_and_four_player_tables_fit_the_phone(server: str, browser: Any) -> None:
+    """At 360 px: a seat sitting a three-player hand out, a seat playing one, and the end of a
+    four-player game (the team sheet and the final screen with the bonuses)."""
+    ctx = phone(browser, 360, 740)
+    api = Api(ctx, server)
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#opponent option[value='simple']", state="attached")
+    page.select_option("#players", "4")
+    page.select_option("#seat-3", "human")
+    check_layout(page, 360, "the start page of a four-player game")
+    g = api.call("POST", "/api/games", {"players": 3, "seats": ["human", "human"]})
+    tokens = [g["token"], *(i["token"] for i in g["invites"])]
+    states = [api.call("GET", f"/api/games/{g['id']}/state", token=t) for t in tokens]
+    out = next(s["seat"] for s in states if s["sits_out"])
+    playing = next(s["seat"] for s in states if not s["sits_out"])
+    for seat, where in ((out, "a seat sitting the hand out"), (playing, "a seat of the three-player hand")):
+        page.close()  # a new page: a link that differs only after its '#' would not load again
+        page = ctx.new_page()
+        page.goto(f"{server}/table/{g['id']}#t={tokens[seat]}")
+        wait_until(page, f"seatedMsg !== null && seatedMsg.seat === {seat}")
+        assert page.is_visible("#seated-out") == (seat == out)
+        check_layout(page, 360, where)
+        shot(page, f"phone-three-{'out' if seat == out else 'in'}")
+    g4 = api.call("POST", "/api/games", {"players": 4, "seats": ["simple"] * 3,
+                                         "rules": {"preset": "classic", "overrides": {"team_target": 1}}})
+    for _ in range(3000):
+        s = api.call("GET", f"/api/games/{g4['id']}/state", token=g4["token"])
+        if s["game"]["status"] == "finished":
+            break
+        msg = autoplay.respond(s)
+        if msg is None:
+            page.wait_for_timeout(20)  # the computers play
+            continue
+        path = {"action": "actions", "auto": "auto", "next": "next"}[msg["type"]]
+        api.call("POST", f"/api/games/{g4['id']}/{path}", msg, g4["token"])
+    page.goto(f"{server}/table/{g4['id']}#t={g4['token']}")
+    page.wait_for_selector("#final:not(.hidden)")
+    check_layout(page, 360, "the end of a four-player game")
+    shot(page, "phone-four-final")
+    page.tap("#final-close")
+    check_layout(page, 360, "a four-player table after its game")
     ctx.close()

@@ -32,8 +32,9 @@ from ..storage import DEFAULT_DB, HUMAN, Store
 from . import history, inputs, scorekeeper_routes, sheets
 from .computer import STRENGTHS, ComputerRunner, Mode
 from .errors import WebError, describe, private
-from .games import Connection, GameService, Room, close_rooms
+from .games import GameService, close_rooms
 from .identity import IdentityMiddleware, me, player_of
+from .room import Connection, Room
 from .security import SecurityHeaders
 
 STATIC = Path(__file__).parent / "static"
@@ -49,7 +50,10 @@ def _token(request: Request) -> str | None:
 
 
 #: The fields of ``POST /api/games``.
-GAME_FIELDS = ("opponent", "rules", "names")
+GAME_FIELDS = ("opponent", "rules", "names", "players", "seats")
+
+#: The rules that apply only to games of three (``three_player_bonuses``) or four players.
+GROUP_RULE_PLAYERS = {"three_player_bonuses": 3, "team_target": 4, "team_bonuses": 4}
 
 
 def rule_options() -> dict[str, Any]:
@@ -60,7 +64,7 @@ def rule_options() -> dict[str, Any]:
 
     out = []
     for f in fields(Rules):
-        if f.name == "name" or f.name in GROUP_RULES:  # the tables here seat two
+        if f.name == "name":
             continue
         kind = "choice" if f.name in CHOICES else str(f.type)
         label, help_text = words.rule_words(f.name)
@@ -74,6 +78,8 @@ def rule_options() -> dict[str, Any]:
         }
         if f.name in RANGES:
             option["min"], option["max"] = RANGES[f.name][:2]
+        if f.name in GROUP_RULES:
+            option["players"] = GROUP_RULE_PLAYERS[f.name]  # shown only for a game of that many
         out.append(option)
     presets = {}
     for name in PRESETS:
@@ -210,17 +216,26 @@ def _api(service: GameService, store: Store) -> APIRouter:
         unknown = sorted(set(data) - set(GAME_FIELDS))
         if unknown:
             raise WebError(400, "malformed", f"unknown field {shown(unknown[0])}: a new game takes {', '.join(GAME_FIELDS)}")
-        opponent = inputs.choose(data.get("opponent", "simple"), [*STRENGTHS, HUMAN], "opponent")
+        players, others = _seat_mix(data)
         rules = Rules.from_json(data.get("rules", "classic"))
         names = data.get("names")
-        if names is not None and not (isinstance(names, list) and len(names) <= 2):
-            raise WebError(400, "malformed", "names must be a list of at most two names")
+        if names is not None and not (isinstance(names, list) and len(names) <= players):
+            count = ("two", "three", "four")[players - 2]
+            raise WebError(400, "malformed", f"names must be a list of at most {count} names, one per seat")
         clean = [inputs.clean_name(n, f"name {i + 1}", empty_ok=True) if n is not None else "" for i, n in enumerate(names or [])]
-        game_id, tokens = service.create(opponent=opponent, rules=rules, names=clean, player=me(request))
+        game_id, tokens = service.create(rules=rules, names=clean, player=me(request), others=others)
         room = await service.room(game_id)
         service.kick_computer(room)
-        out: dict[str, Any] = {"id": game_id, "seat": 0, "token": tokens[0], "url": f"/table/{game_id}#t={tokens[0]}"}
-        if opponent == HUMAN:
+        out: dict[str, Any] = {
+            "id": game_id, "seat": 0, "players": players, "token": tokens[0], "url": f"/table/{game_id}#t={tokens[0]}"
+        }
+        # Each friend's own link: the seat's token travels in the fragment only.
+        out["invites"] = [
+            {"seat": s, "name": room.row.names[s], "token": tokens[s], "url": f"/table/{game_id}#t={tokens[s]}"}
+            for s in range(1, players)
+            if others[s - 1] == HUMAN
+        ]
+        if players == 2 and others[0] == HUMAN:
             out["invite_token"] = tokens[1]
             out["invite_url"] = f"/table/{game_id}#t={tokens[1]}"
         return out
@@ -317,6 +332,28 @@ def _api(service: GameService, store: Store) -> APIRouter:
         await seat_socket(service, websocket, game_id)
 
     return r
+
+
+def _seat_mix(data: dict[str, Any]) -> tuple[int, list[str]]:
+    """How many play (``players``: 2, 3 or 4) and who plays each seat after the creator's
+    (``seats``: one entry per other seat, "human" or a computer strength; or, with two players,
+    ``opponent``), each checked with a 400 that names the problem."""
+    players = data.get("players", 2)
+    if isinstance(players, bool) or players not in (2, 3, 4):
+        raise WebError(400, "malformed", f"players must be 2, 3 or 4, not {shown(players)}")
+    seats = data.get("seats")
+    if seats is None:
+        opponent = inputs.choose(data.get("opponent", "simple"), [*STRENGTHS, HUMAN], "opponent")
+        return players, [opponent] * (players - 1)
+    if "opponent" in data:
+        raise WebError(400, "malformed", "give either opponent (a two-player game) or seats, not both")
+    if not isinstance(seats, list) or len(seats) != players - 1:
+        raise WebError(
+            400, "malformed",
+            f"seats must be a list of {players - 1} players for the other seats of a {players}-player game, "
+            f'each "human" (a friend, by link) or a computer strength ({", ".join(STRENGTHS)})',
+        )
+    return players, [inputs.choose(s, [*STRENGTHS, HUMAN], f"seat {i + 2}") for i, s in enumerate(seats)]
 
 
 async def seat_socket(service: GameService, websocket: WebSocket, game_id: str) -> None:

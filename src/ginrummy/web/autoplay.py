@@ -19,9 +19,13 @@ def respond(msg: dict[str, Any]) -> dict[str, Any] | None:
     if game["status"] == "finished":
         return None
     seq = msg["seq"]
-    if view["phase"] == "over":
+    if view is None or view["phase"] == "over":
+        # Three or four players: a seat that sits the hand out (no view), or whose table is done,
+        # waits for every table of the deal before it is ready for the next.
+        if not all(game.get("tables_over", [True])):
+            return None
         return None if game["ready"][seat] else {"type": "next"}
-    if view["current"] != seat or not view["legal"]:
+    if view["current"] != view["seat"] or not view["legal"]:
         return None
     legal: list[str] = view["legal"]
     phase = view["phase"]

@@ -1,4 +1,5 @@
-"""Live games: the engine's :class:`~ginrummy.match.Match` for each game, its seats and its log.
+"""Live games: the engine's game (:class:`~ginrummy.match.Match`, or a :class:`~ginrummy.game.Game`
+of three or four) for each game, its seats and its log.
 
 The order of every change is fixed, because the issue requires it and players hate lost games:
 
@@ -6,16 +7,18 @@ The order of every change is fixed, because the issue requires it and players ha
    if any check fails;
 2. append the action to the store (committed);
 3. apply it to the match;
-4. queue the new state for every connection of both seats (that is the acknowledgement).
+4. queue the new state for every connection of every seat (that is the acknowledgement).
 
 A game not in memory (after a restart) is rebuilt by replaying its log through the engine
-(:meth:`~ginrummy.storage.Store.load_match`); the computer is never asked again for a move it
+(:meth:`~ginrummy.storage.Store.load_game`); the computer is never asked again for a move it
 already made.
 
 What goes to a seat is built from ``match.view(seat).to_json()`` plus public facts (names, score
 sheet, who is connected) and facts derived from that seat's own cards (its best melds): never
 from the hand's internals, so the other seat's cards, the stock and the face-down knock discard
-cannot leak.
+cannot leak. Games of three or four players send the messages of :mod:`~ginrummy.web.seated`
+(a seat sitting a hand out, or at the other table, is sent nothing of that hand until it ends);
+two-player messages are as they always were.
 """
 
 from __future__ import annotations
@@ -26,78 +29,25 @@ import logging
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..actions import Action, Kind
-from ..cards import card_str, cards_of
+from ..actions import Action
 from ..errors import shown
-from ..events import LAYOUT_PHASES, Phase
+from ..events import LAYOUT_PHASES
+from ..game import Game
 from ..hand import Hand
 from ..match import Match
-from ..melds import best_arrangement, deadwood, min_deadwood_after_discard, points
-from ..observation import SeatView
 from ..rules import Rules
-from ..storage import HUMAN, GameRow, SeatRow, Store, final_deadwood, hash_token
-from ..table import Seat, Table
+from ..storage import HUMAN, SeatRow, Store, final_deadwood, hash_token
 from ..words import computer_name, hand_log
+from . import seated
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
 from .inputs import check_action_text, check_game_id, check_pace, check_seq, choose, clean_name
+from .room import Connection, Room, room_connected, shown_sits_out
+from .views import knock, knocker_count, mine, plan
 
 log = logging.getLogger("ginrummy.web")
-
-@dataclass(eq=False)
-class Connection:
-    """One open WebSocket of a seat; messages go through a queue so broadcasting never awaits."""
-
-    seat: int
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
-
-
-@dataclass
-class Room:
-    """An active game in memory."""
-
-    row: GameRow
-    match: Match
-    #: Actions stored so far (the next action's ``seq`` in the store).
-    actions: int = 0
-    #: Nonces and commitments of the hands dealt, by hand number.
-    commitments: list[str] = field(default_factory=list)
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    connections: list[set[Connection]] = field(default_factory=lambda: [set(), set()])
-    ready: list[bool] = field(default_factory=lambda: [False, False])
-    computer_task: asyncio.Task[None] | None = None
-    last: dict[str, Any] | None = None
-    #: The pause before each computer move a person at this table chose (None: the server's own).
-    pace: float | None = None
-    #: The rules as sent in every state message: fixed for the game, so worked out once (and shared
-    #: by every message, read only).
-    rules_json: dict[str, Any] = field(init=False)
-    rules_text: list[str] = field(init=False)
-
-    #: The game's session: seats, turns, layouts; each action is stored before it is applied.
-    table: Table[Match] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.rules_json = self.match.rules.to_json()
-        self.rules_text = self.match.rules.describe()
-        self.table = Table(self.match, [Seat(self.row.names[s], computer=self.is_computer(s)) for s in (0, 1)])
-
-    @property
-    def version(self) -> int:
-        """Changes with every action and every deal: clients echo it so stale messages are refused."""
-        return self.actions + len(self.match.hands)
-
-    @property
-    def hand(self) -> Hand:
-        assert self.match.hand is not None
-        return self.match.hand
-
-    def is_computer(self, seat: int) -> bool:
-        return self.row.computer_seat == seat
-
 
 class GameService:
     """Creates, loads, plays and describes games. One per app."""
@@ -120,39 +70,48 @@ class GameService:
     # ------------------------------------------------------------------ creating
 
     def create(
-        self, *, opponent: str, rules: Rules, names: list[str] | None = None, player: str | None = None
+        self,
+        *,
+        opponent: str | None = None,
+        rules: Rules,
+        names: list[str] | None = None,
+        player: str | None = None,
+        others: Sequence[str] | None = None,
     ) -> tuple[str, list[str]]:
-        """A new game with its first hand dealt; returns (game id, the two seat tokens).
+        """A new game with its first deal made; returns (game id, the seat tokens in seat order).
 
-        ``names`` are the seats' names in order; an empty or missing one takes the default.
+        ``others`` says who plays each seat after the creator's (1 to 3 of them: two, three or
+        four players), each :data:`~ginrummy.storage.HUMAN` or a computer strength; ``opponent``
+        is the one other seat of a two-player game (``others`` left out). ``names`` are the seats'
+        names in order; an empty or missing one takes the default.
 
         ``player`` (an identity hash, :mod:`~ginrummy.web.identity`) plays seat 0: the creator.
         """
-        choose(opponent, [*STRENGTHS, HUMAN], "opponent")
+        if others is None:
+            others = [opponent if opponent is not None else "simple"]
+        kinds = [HUMAN, *(choose(o, [*STRENGTHS, HUMAN], f"seat {i + 2}") for i, o in enumerate(others))]
+        n = len(kinds)
+        if n not in (2, 3, 4):
+            raise WebError(400, "malformed", f"a game has two, three or four players, not {n}")
         game_id = uuid.uuid4().hex[:12]
-        tokens = [secrets.token_urlsafe(24), secrets.token_urlsafe(24)]
+        tokens = [secrets.token_urlsafe(24) for _ in range(n)]
         seed = secrets.randbits(63)
-        computer_seat = None if opponent == HUMAN else 1
         # One name per player everywhere: the person's own (or "Player 1"), never a bare "You" that
         # reads as the other seat's name on the other screen; each page marks its own seat "(you)".
-        default = ["Player 1", "Player 2"] if opponent == HUMAN else ["Player 1", computer_name(opponent)]
-        given = [clean_name(n, empty_ok=True) for n in (names or [])] + ["", ""]
-        seat_names = [given[i] or default[i] for i in range(2)]
-        match = Match(rules, seed=seed, players=seat_names)
+        plain = [f"Player {s + 1}" if k == HUMAN else computer_name(k) for s, k in enumerate(kinds)]
+        # Two computers of one strength: "Computer (Medium)" and "Computer (Medium) 2".
+        default = [d if plain.index(d) == s else f"{d} {plain[:s].count(d) + 1}" for s, d in enumerate(plain)]
+        given = [clean_name(nm, empty_ok=True) for nm in (names or [])] + [""] * n
+        seat_names = [given[i] or default[i] for i in range(n)]
+        match: Game = Match(rules, seed=seed, players=seat_names) if n == 2 else Game(rules, players=seat_names, seed=seed)
         self.store.create_game(
             game_id=game_id,
             rules=rules.to_json(),
             seed=seed,
             first_dealer=match.first_dealer,
             seats=[
-                SeatRow(
-                    s,
-                    hash_token(tokens[s]),
-                    seat_names[s],
-                    opponent if s == computer_seat else HUMAN,
-                    player if s == 0 else None,
-                )
-                for s in range(2)
+                SeatRow(s, hash_token(tokens[s]), seat_names[s], kinds[s], player if s == 0 else None)
+                for s in range(n)
             ],
         )
         row = self.store.get_game(game_id)
@@ -163,19 +122,27 @@ class GameService:
         return game_id, tokens
 
     def _deal(self, room: Room) -> None:
-        """Deal the next hand from a CSPRNG shuffle, storing deck and nonce before anyone sees it."""
-        hand_no = len(room.match.hands)
-        if self.deck_for is not None:
-            deck = list(self.deck_for(hand_no, room.match.next_dealer))
-        else:
-            deck = list(range(52))
-            secrets.SystemRandom().shuffle(deck)
-        nonce = secrets.token_hex(16)
-        digest = self.store.add_hand(room.row.id, hand_no, room.match.next_dealer, deck, nonce)
-        room.match.start_hand(deck)
-        room.commitments.append(digest)
-        room.ready = [room.is_computer(0), room.is_computer(1)]
-        room.last = None  # the last action named a card of the previous deal
+        """Deal the next deal (one hand per table) from CSPRNG shuffles, storing each deck and nonce
+        before anyone sees it. A two-player hand stores its dealer, a bigger game's the game seat
+        that deals (the rotation gives who plays: :func:`~ginrummy.storage.Store.load_game`)."""
+        decks: list[Sequence[int] | None] = []
+        digests = []
+        for t, p in enumerate(room.match.next_pairings):
+            hand_no = len(room.match.hands) + t
+            dealer = p.dealer if room.seats == 2 else p.dealt_by
+            if self.deck_for is not None:
+                deck = list(self.deck_for(hand_no, dealer))
+            else:
+                deck = list(range(52))
+                secrets.SystemRandom().shuffle(deck)
+            nonce = secrets.token_hex(16)
+            digests.append(self.store.add_hand(room.row.id, hand_no, dealer, deck, nonce))
+            decks.append(deck)
+        room.actions_before_deal = room.actions
+        room.table.deal(decks)
+        room.commitments.extend(digests)
+        room.ready = room.computers()
+        room.lasts = {}  # the last action named a card of the previous deal
 
     # ------------------------------------------------------------------ loading
 
@@ -202,12 +169,10 @@ class GameService:
         stored = self.store.load_game(game_id)
         if stored is None:
             raise not_found(f"no game {shown(game_id)}")
-        if not isinstance(stored.match, Match):  # the terminal apps' games of three or four
-            raise not_found(f"no two-player game {shown(game_id)}: it has {stored.match.seats} players")
         room = Room(stored.row, stored.match)
         room.commitments = [h.commitment for h in stored.hands]
         room.actions = len(stored.actions)
-        room.ready = [room.is_computer(0), room.is_computer(1)]
+        room.actions_before_deal = room.actions - sum(len(h.history) for h in stored.match.tables)
         return room
 
     def seat_of(self, room: Room, token: Any) -> int:
@@ -217,7 +182,7 @@ class GameService:
         if not isinstance(token, str):
             raise forbidden("the seat's token must be text")
         h = hash_token(token)
-        for seat in (0, 1):
+        for seat in range(room.seats):
             if secrets.compare_digest(h, room.row.token_hashes[seat]):
                 return seat
         raise forbidden("this link's seat token belongs to no seat of this game: open the link you were given")
@@ -248,26 +213,37 @@ class GameService:
     async def act(self, room: Room, seat: int, text: Any, seq: Any) -> None:
         """A person's action. Raises (and changes nothing) if it is stale, out of turn or illegal."""
         async with room.lock:
-            self._check_fresh(room, seq)
+            self._check_fresh(room, seat, seq)
             text = check_action_text(text)
             if room.match.is_over:
                 raise WebError(409, "game_over", "the game is over: start a new game from the Play page")
-            hand = room.hand
+            hand, hand_seat, opponent = self._seat_hand(room, seat)
             if hand.is_over:
+                if room.match.in_progress:
+                    raise WebError(409, "hand_over", "your hand is over: the other table is still playing its hand")
                 raise WebError(409, "hand_over", "the hand is over: deal the next hand first")
-            if hand.current != seat:
-                raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[1 - seat]} to play")
+            if hand.current != hand_seat:
+                raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[opponent]} to play")
             action = Action.parse(text)
             self._play(room, seat, action)
         self.broadcast(room)
         self.kick_computer(room)
 
+    def _seat_hand(self, room: Room, seat: int) -> tuple[Hand, int, int]:
+        """The hand ``seat`` plays in the latest deal, its hand seat there and its opponent's game
+        seat; refused (409) for a seat that sits this hand out."""
+        at = room.match.where(seat)
+        if at is None:
+            raise WebError(409, "sits_out", shown_sits_out(room, seat))
+        table, hand_seat = at
+        return room.match.tables[table], hand_seat, room.match.current_pairings[table].seats[1 - hand_seat]
+
     async def auto(self, room: Room, seat: int, seq: Any) -> None:
         """Lay out (or defend) with the engine's best choice for this seat: the rules' "offer it automatically"."""
         async with room.lock:
-            self._check_fresh(room, seq)
-            hand = room.hand
-            if hand.is_over or hand.current != seat:
+            self._check_fresh(room, seat, seq)
+            hand, hand_seat, _ = self._seat_hand(room, seat)
+            if hand.is_over or hand.current != hand_seat:
                 raise WebError(409, "not_your_turn", "it is not your turn to lay out your melds")
             if hand.phase not in LAYOUT_PHASES:
                 raise WebError(409, "not_layout", "the best layout is offered only after a knock, to lay out the melds")
@@ -276,26 +252,27 @@ class GameService:
         self.kick_computer(room)
 
     async def next_hand(self, room: Room, seat: int) -> None:
-        """A seat is ready for the next hand; deal when both are (a computer always is)."""
+        """A seat is ready for the next hand; deal when every seat is (a computer always is)."""
         async with room.lock:
             if room.match.is_over:
                 raise WebError(409, "game_over", "the game is over: start a new game from the Play page")
-            if not room.hand.is_over:
-                return  # a double click, or the other seat already started it
+            if room.match.in_progress:
+                return  # a double click, another seat already started it, or a table still plays
             room.ready[seat] = True
             if all(room.ready):
                 self._deal(room)
         self.broadcast(room)
         self.kick_computer(room)
 
-    def _check_fresh(self, room: Room, seq: Any) -> None:
+    def _check_fresh(self, room: Room, seat: int, seq: Any) -> None:
         seq = check_seq(seq)
-        if seq != room.version:
+        now = room.seq_of(seat)
+        if seq != now:
             raise WebError(
                 409,
                 "stale",
                 f"the game moved on before this move arrived (it answered move {seq}, the game is at move "
-                f"{room.version}): the table now shows where the game is",
+                f"{now}): the table now shows where the game is",
             )
 
     def _play(self, room: Room, seat: int, action: Action) -> None:
@@ -304,8 +281,11 @@ class GameService:
 
     def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
         """Run ``play(seat)`` on the room's table, storing each action before it is applied."""
-        hand = room.hand
-        hand_no = len(room.match.hands) - 1
+        at = room.match.where(seat)
+        assert at is not None
+        table, hand_seat = at
+        hand = room.match.tables[table]
+        hand_no = room.hand_no(table)
 
         def store(s: int, action: Action) -> None:
             self.store.append_action(room.row.id, room.actions, hand_no, s, str(action))
@@ -319,7 +299,8 @@ class GameService:
             room.table.before = None
         if room.actions != before:
             # The last step as the other seat may read it (a stock card or knock discard hidden).
-            room.last = {"seat": seat, "action": room.table.last_seen_by(1 - seat)}
+            opponent = room.match.current_pairings[table].seats[1 - hand_seat]
+            room.lasts[table] = {"seat": seat, "action": room.table.last_seen_by(opponent)}
         if hand.is_over:
             self._hand_over(room, hand, hand_no)
 
@@ -329,7 +310,8 @@ class GameService:
         if room.match.is_over:
             self.store.finish_game(room.row.id, room.match.final().to_json())
             self._reload_row(room)
-        room.ready = [room.is_computer(0), room.is_computer(1)]
+        if not room.match.in_progress:
+            room.ready = room.computers()
 
     async def set_pace(self, room: Room, seat: int, seconds: Any) -> None:
         """A person sets the pause before each computer move at their table (None: the server's)."""
@@ -339,7 +321,7 @@ class GameService:
         room.pace = pace
 
     async def set_name(self, room: Room, seat: int, name: Any) -> None:
-        """A seat names itself (a friend joining by link): stored with the seat, shown to both."""
+        """A seat names itself (a friend joining by link): stored with the seat, shown to every seat."""
         clean = clean_name(name)
         if room.is_computer(seat):
             raise forbidden("the computer's name cannot be changed")
@@ -352,35 +334,40 @@ class GameService:
     # ------------------------------------------------------------------ the computer
 
     def kick_computer(self, room: Room) -> None:
-        """Start the computer's turn in the background if it is its move (or its deal)."""
-        if room.row.computer_seat is None:
-            return
-        if room.computer_task is not None and not room.computer_task.done():
-            return
-        if not self._computer_to_move(room):
-            return
-        room.computer_task = asyncio.create_task(self._computer_loop(room))
+        """Start the computer's turn in the background at each table where it is a computer's move
+        (with four players both tables of a deal play at once, each with a task of its own)."""
+        for table in range(len(room.match.tables)):
+            task = room.computer_tasks.get(table)
+            if task is not None and not task.done():
+                continue
+            if self._computer_to_move(room, table) is None:
+                continue
+            room.computer_tasks[table] = asyncio.create_task(self._computer_loop(room, table))
 
-    def _computer_to_move(self, room: Room) -> bool:
-        h = room.match.hand
-        return h is not None and not h.is_over and h.current == room.row.computer_seat
+    def _computer_to_move(self, room: Room, table: int) -> int | None:
+        """The computer seat to move at ``table`` of the latest deal, or None."""
+        tables = room.match.tables
+        if table >= len(tables) or tables[table].is_over:
+            return None
+        h = tables[table]
+        seat = room.match.current_pairings[table].seats[h.current]
+        return seat if room.is_computer(seat) else None
 
-    async def _computer_loop(self, room: Room) -> None:
-        seat = room.row.computer_seat
-        assert seat is not None
+    async def _computer_loop(self, room: Room, table: int) -> None:
         try:
             while True:
                 async with room.lock:
-                    if not self._computer_to_move(room):
+                    seat = self._computer_to_move(room, table)
+                    if seat is None:
                         return
-                    version = room.version
+                    version = room.seq(table)
                     view = room.match.view(seat)
                 delay = self.computer_delay if room.pace is None else room.pace
                 if delay:
                     await asyncio.sleep(delay)
-                action = await self.runner.decide(room.row.opponent, view)
+                action = await self.runner.decide(room.row.seats[seat].player, view)
                 async with room.lock:
-                    if room.version != version or not self._computer_to_move(room):
+                    if room.seq(table) != version or self._computer_to_move(room, table) != seat:
                         continue
                     self._play(room, seat, action)
                 self.broadcast(room)
@@ -391,7 +378,11 @@ class GameService:
 
     async def hint(self, room: Room, seat: int) -> list[dict[str, Any]]:
         async with room.lock:
-            if room.hand.is_over or room.hand.current != seat:
+            at = room.match.where(seat)
+            if at is None:
+                return []
+            hand = room.match.tables[at[0]]
+            if hand.is_over or hand.current != at[1]:
                 return []
             view = room.match.view(seat)
         return await self.runner.hints(view)
@@ -414,7 +405,7 @@ class GameService:
 
     def broadcast(self, room: Room, ref: tuple[Connection, Any] | None = None) -> None:
         """Queue each seat's own state to each of its connections (two tabs see the same)."""
-        for seat in (0, 1):
+        for seat in range(room.seats):
             conns = room.connections[seat]
             if not conns:
                 continue
@@ -425,8 +416,11 @@ class GameService:
     # ------------------------------------------------------------------ what a seat sees
 
     def public(self, room: Room) -> dict[str, Any]:
-        """Facts both seats (and the history page) may see."""
+        """Facts every seat (and the history page) may see."""
+        if room.seats != 2:
+            return seated.public(room)
         m = room.match
+        assert isinstance(m, Match)
         rules = m.rules
         rows = []
         for row in m.sheet.rows:
@@ -469,7 +463,7 @@ class GameService:
             "hand_no": len(m.hands),
             "deck_hash": room.commitments[-1] if room.commitments else None,
             "ready": list(room.ready),
-            "connected": [bool(room.connections[0]) or room.is_computer(0), bool(room.connections[1]) or room.is_computer(1)],
+            "connected": room_connected(room),
             "scores": list(m.scores),
             "hands_won": list(m.sheet.hands_won),
             "games": m.sheet.games,
@@ -486,6 +480,8 @@ class GameService:
 
     def state(self, room: Room, seat: int) -> dict[str, Any]:
         """The whole state message for one seat."""
+        if room.seats != 2:
+            return seated.state(room, seat, self.public(room))
         view = room.match.view(seat)
         out = {
             "type": "state",
@@ -493,101 +489,23 @@ class GameService:
             "seat": seat,
             "game": self.public(room),
             "view": view.to_json(),
-            "mine": {**_mine(view), "plan": _plan(view, room.table.layout_plan(seat))},
-            "knock": _knock(view),
+            "mine": {**mine(view), "plan": plan(view, room.table.layout_plan(seat))},
+            "knock": knock(view),
             "explain": None,
         }
         names = (room.row.names[0], room.row.names[1])
         # The hand's moves in the rule documents' words, as this seat may read them.
-        log = hand_log(view.events, names, _knocker_count(view))
+        log = hand_log(view.events, names, knocker_count(view))
         out["log"] = [{"seat": e.seat, "text": text} for e, text in zip(view.events, log, strict=True)]
         if view.result is not None:
             out["explain"] = view.result.explain(names)
         return out
 
 
-def _knocker_count(view: SeatView) -> int | None:
-    """The knocker's deadwood when this seat may know it: once the hand is scored, or its own knock."""
-    if view.result is not None:
-        return None if view.result.dead else view.result.knocker_deadwood
-    if view.knocker == view.seat:
-        return deadwood(view.hand)
-    return None
-
-
-def _mine(view: SeatView) -> dict[str, Any]:
-    """Facts computed from the seat's own cards only: best melds, deadwood, and after the best discard."""
-    hand = view.hand
-    dw, melds = best_arrangement(hand)
-    after = min_deadwood_after_discard(hand) if hand.bit_count() > 10 else None
-    melded = 0
-    for m in melds:
-        melded |= m
-    after_each = (
-        {card_str(c): deadwood(hand & ~(1 << c)) for c in cards_of(hand)} if hand.bit_count() > 10 else None
-    )
-    return {
-        "deadwood": dw,
-        "after": after_each,
-        "melds": [[card_str(c) for c in cards_of(m)] for m in melds],
-        "deadwood_cards": [card_str(c) for c in cards_of(hand & ~melded)],
-        "after_discard": after,
-    }
-
-
-def _plan(view: SeatView, actions: list[Action]) -> dict[str, Any] | None:
-    """The default layout this seat would play now (the engine's plan, from its own view), shown at
-    once after a knock for the person to accept or change: the melds and layoffs still to come, and
-    the deadwood the seat is left with. None when the seat is not laying out."""
-    if not actions:
-        return None
-    melds = [a.meld for a in actions if a.kind is Kind.MELD]
-    layoffs = [(a.card, a.target) for a in actions if a.kind is Kind.LAYOFF]
-    rest = view.hand
-    for m in (*melds, *(view.knocker_melds if view.knocker == view.seat else view.defender_melds)):
-        rest &= ~m
-    for c, _ in (*view.layoffs, *layoffs):  # the defender's (a knocker never lays off)
-        rest &= ~(1 << c)
-    return {
-        "actions": [str(a) for a in actions],
-        "melds": [[card_str(c) for c in cards_of(m)] for m in melds],
-        "layoffs": [{"card": card_str(c), "meld": t} for c, t in layoffs],
-        "deadwood": points(rest),
-        "deadwood_cards": [card_str(c) for c in cards_of(rest)],
-    }
-
-
-def _knock(view: SeatView) -> dict[str, Any] | None:
-    """What this seat knows of the knock: its kind (``gin``, ``big_gin``, ``knock``; None while the
-    other seat's layout does not yet show it) and the knocker's count once it is face up (the
-    knocker's own at once). From the view only: the knocker's hand is face up once laid out."""
-    if view.knocker is None:
-        return None
-    mine = view.knocker == view.seat
-    if view.result is not None:
-        r = view.result
-        kind = "gin" if r.kind == "gin" else "big_gin" if r.kind == "big_gin" else "knock"
-        return {"kind": kind, "deadwood": r.knocker_deadwood}
-    cards = view.hand if mine else view.opponent_known
-    size = cards.bit_count() if mine else view.opponent_size
-    if size == 11:
-        return {"kind": "big_gin", "deadwood": 0}
-    if mine:
-        dw = deadwood(cards)
-        return {"kind": "gin" if dw == 0 else "knock", "deadwood": dw}
-    if view.phase is Phase.LAYOUT:
-        return {"kind": None, "deadwood": None}
-    rest = cards
-    for m in view.knocker_melds:
-        rest &= ~m
-    dw = points(rest)
-    return {"kind": "gin" if dw == 0 else "knock", "deadwood": dw}
-
-
 async def close_rooms(service: GameService) -> None:
     """Stop computer tasks (server shutdown); the store already holds everything."""
     for room in service.rooms.values():
-        if room.computer_task is not None:
-            room.computer_task.cancel()
+        for task in room.computer_tasks.values():
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
-                await room.computer_task
+                await task

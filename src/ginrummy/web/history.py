@@ -12,12 +12,14 @@ from typing import Any
 from .. import words
 from ..actions import Kind
 from ..cards import card_str, cards_of
+from ..dealing import team_of
 from ..errors import shown
 from ..events import Event, Step
+from ..game import Game
 from ..hand import Hand
-from ..match import Match
+from ..multisheet import team_names
 from ..record import ReplayObserver, match_to_record
-from ..storage import GameRow, HandRow, Store, StoredMatch
+from ..storage import GameRow, HandRow, Store, StoredGame, stored_pairing
 from .errors import WebError, not_found, private
 from .inputs import check_game_id
 
@@ -28,6 +30,8 @@ def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:
     return {
         "id": g.id,
         "names": g.names,
+        "players": len(g.seats),
+        "columns": _columns(g),
         "opponent": g.opponent,
         "rules": g.rules,
         "rules_label": words.preset_label(str(g.rules.get("preset", "classic")))
@@ -41,6 +45,11 @@ def game_summary(g: GameRow, hands: list[HandRow]) -> dict[str, Any]:
         "winner": final.get("winner"),
         "margin": final.get("margin"),
     }
+
+
+def _columns(g: GameRow) -> list[str]:
+    """The names of the final result's columns: the players, or with four players the two teams."""
+    return list(team_names(g.names)) if len(g.seats) == 4 else g.names
 
 
 def _player_key(g: GameRow, seat: int) -> str:
@@ -60,14 +69,18 @@ def statistics(store: Store, player: str) -> dict[str, Any]:
     for g, hands in store.finished_hands(player=player):  # newest first: a player shows their latest name
         games_out.append(game_summary(g, hands))
         final = g.final or {}
-        for seat in (0, 1):
+        n = len(g.seats)
+        # Who played each hand, in its hand seats (two players: the game seats themselves).
+        played = [stored_pairing(g, h) for h in hands]
+        for seat in range(n):
             name = g.names[seat]
+            column = team_of(seat) if n == 4 else seat
             p = players.setdefault(
                 _player_key(g, seat),
                 {
                     "name": name,
                     "you": g.seats[seat].player_hash == player,
-                    "computer": g.computer_seat == seat,
+                    "computer": g.seats[seat].computer,
                     "games": 0,
                     "games_won": 0,
                     "hands": 0,
@@ -85,25 +98,27 @@ def statistics(store: Store, player: str) -> dict[str, Any]:
             )
             p["games"] += 1
             margin = final.get("margin") or 0
-            signed = margin if final.get("winner") == seat else -margin
-            if final.get("winner") == seat:
+            signed = margin if final.get("winner") == column else -margin
+            if final.get("winner") == column:
                 p["games_won"] += 1
             p["best_margin"] = signed if p["best_margin"] is None else max(p["best_margin"], signed)
             p["worst_margin"] = signed if p["worst_margin"] is None else min(p["worst_margin"], signed)
-            for h in hands:
+            for h, who in zip(hands, played, strict=True):
                 r = h.result
-                if r is None:
+                seats = who.get("seats", [0, 1])
+                if r is None or seat not in seats:
                     continue
+                seat_in_hand = seats.index(seat)
                 p["hands"] += 1
                 if h.deadwood is not None:
-                    p["deadwood_total"] += h.deadwood[seat]
+                    p["deadwood_total"] += h.deadwood[seat_in_hand]
                 kind = r["kind"]
                 if kind == "dead":
                     p["dead_hands"] += 1
                     continue
-                if r["winner"] == seat:
+                if r["winner"] == seat_in_hand:
                     p["hands_won"] += 1
-                if r["knocker"] == seat:
+                if r["knocker"] == seat_in_hand:
                     if kind == "knock":
                         p["knocks"] += 1
                     elif kind == "gin":
@@ -159,9 +174,9 @@ def _frame(hand: Hand, seat: int | None, text: str) -> dict[str, Any]:
 
 def _load_finished(
     store: Store, game_id: str, player: str, observe: ReplayObserver | None = None
-) -> StoredMatch:
+) -> StoredGame:
     _finished(store, game_id, player)  # refuse an unfinished or private game before replaying anything
-    stored = store.load_match(game_id, observe=observe)
+    stored = store.load_game(game_id, observe=observe)
     if stored is None:
         raise not_found(f"no game {shown(game_id)}")
     return stored
@@ -171,15 +186,20 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
     """Every step of a finished game with both hands face up, rebuilt by the engine from the log."""
     frames: list[list[dict[str, Any]]] = []
     events: list[list[Event]] = []
-    scores_after: list[tuple[int, int]] = []
+    scores_after: list[list[int]] = []
 
-    def observe(match: Match, step: Step | None) -> None:
-        hand = match.hand
-        assert hand is not None
+    def observe(match: Game, step: Step | None) -> None:
+        base = len(match.hands) - len(match.tables)
         if step is None:
-            frames.append([_frame(hand, None, "deal")])
-            events.append([])
+            for h in match.tables:  # one hand per table of the deal
+                frames.append([_frame(h, None, "deal")])
+                events.append([])
+                scores_after.append([])
             return
+        # The table whose hand just moved (four players: the two tables of a deal are replayed in turn).
+        t = next(t for t, h in enumerate(match.tables) if len(h.history) != len(events[base + t]))
+        hand = match.tables[t]
+        i = base + t
         a = step.action
         text = str(a)
         card = a.card
@@ -188,26 +208,32 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
             card = step.drawn
         elif a.kind is Kind.PILE and hand.taken is not None:
             card = hand.taken
-        events[-1].append(Event(step.seat, a.kind, card, a.meld, a.target))
-        frames[-1].append(_frame(hand, step.seat, text))
-        if hand.is_over:
-            scores_after.append(match.scores)
+        events[i].append(Event(step.seat, a.kind, card, a.meld, a.target))
+        frames[i].append(_frame(hand, step.seat, text))
+        if hand.is_over and not match.in_progress:
+            for j in range(base, len(match.hands)):  # the deal is on the ledger
+                scores_after[j] = list(match.scores)
 
     stored = _load_finished(store, game_id, player, observe)
     g, match = stored.row, stored.match
-    names = (g.names[0], g.names[1])
     hands_out = []
-    for h, hand, hand_frames, scores, seen in zip(stored.hands, match.hands, frames, scores_after, events, strict=True):
-        # Every move in the rule documents' words (every card is face up in a replay).
+    for h, hand, pairing, hand_frames, scores, seen in zip(
+        stored.hands, match.hands, match.pairings, frames, scores_after, events, strict=True
+    ):
+        # Every move in the rule documents' words (every card is face up in a replay); the two
+        # who play the hand, in its hand seats (two players: the game seats).
+        names = (g.names[pairing.seats[0]], g.names[pairing.seats[1]])
         r = hand.result
         log = words.hand_log(seen, names, None if r is None or r.dead else r.knocker_deadwood)
-        hand_frames[0]["words"] = f"{names[h.dealer]} dealt"
+        hand_frames[0]["words"] = f"{g.names[h.dealer]} dealt"
         for frame, text in zip(hand_frames[1:], log, strict=True):
             frame["words"] = text
         hands_out.append(
             {
                 "hand": h.hand_no + 1,
                 "dealer": h.dealer,
+                "seats": list(pairing.seats),
+                "hand_dealer": hand.dealer,
                 "deck": [card_str(c) for c in h.deck],
                 "nonce": h.nonce,
                 "commitment": h.commitment,
@@ -221,9 +247,11 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
     return {
         "id": g.id,
         "names": g.names,
+        "players": len(g.seats),
+        "columns": _columns(g),
         "rules": g.rules,
         "hands": hands_out,
-        "final": {**final.to_json(), "explain": final.explain(tuple(g.names))},
+        "final": {**final.to_json(), "explain": final.explain(tuple(_columns(g)))},
     }
 
 

@@ -15,7 +15,8 @@ function marginsChart(svg, games, name) {
   const W = chartWidth(svg), H = 220, L = 44, R = 10, T = 14, B = 26;
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   if (!mine.length) { svg.appendChild(el("text", { x: L, y: H / 2 }, "No finished games yet.")); return; }
-  const vals = mine.map((g) => { const s = g.names.indexOf(name); return g.winner === s ? g.margin : -g.margin; });
+  // The winner is a column of the result: a player, or with four players a team (seats 1 and 3: team 0).
+  const vals = mine.map((g) => { const s = g.names.indexOf(name); return g.winner === (g.players === 4 ? s % 2 : s) ? g.margin : -g.margin; });
   const max = Math.max(10, ...vals.map(Math.abs));
   const y = (v) => T + (H - T - B) * (1 - (v + max) / (2 * max));
   const bw = Math.max(3, Math.min(40, (W - L - R) / vals.length - 4));
@@ -98,11 +99,11 @@ async function init() {
   });
   table("games", ["Finished", "Players", "Rules", num("Hands"), num("Final"), "Winner", "", "Shared"], d.games.map((g) => [
     new Date((g.finished || g.created) * 1000).toLocaleString(),
-    g.names.join(" vs "),
+    g.players === 4 ? (g.columns || g.names).join(" vs ") : g.names.join(" vs "),
     g.rules_label,
     num(g.hands),
     num(g.totals ? g.totals.join(" – ") : ""),
-    g.winner === null || g.winner === undefined ? "tie" : g.names[g.winner] + " by " + g.margin,
+    g.winner === null || g.winner === undefined ? "tie" : (g.columns || g.names)[g.winner] + " by " + g.margin,
     [h("a", { href: `/replay/${encodeURIComponent(g.id)}` }, "Replay"), " · ", h("a", { href: `/api/games/${encodeURIComponent(g.id)}/record` }, "Export record")],
     (() => { const box = h("span", { class: "share", dataset: { game: g.id } }); GR.shareToggle(box, g.id, !!g.shared); return box; })(),
   ]));

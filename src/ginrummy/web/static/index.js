@@ -4,12 +4,14 @@ GR.header("Play");
 
 let options = null;
 
+function playerCount() { return +document.getElementById("players").value; }
+
 function currentOverrides() {
   const preset = options.presets[document.getElementById("preset").value];
   const out = {};
   for (const f of options.rules) {
     const el = document.getElementById("rule-" + f.name);
-    if (!el) continue;
+    if (!el || (f.players && f.players !== playerCount())) continue;
     let v;
     if (f.type === "bool") v = el.checked;
     else if (f.type === "int") v = parseInt(el.value, 10);
@@ -75,7 +77,7 @@ async function init() {
       input = GR.el("label", {}, f.label + " ",
         GR.el("select", { id, attrs: described }, f.choices.map((c) => GR.el("option", { value: c }, f.choice_labels[c] || c))));
     }
-    box.append(GR.el("div", { class: "rule-field" }, input, help));
+    box.append(GR.el("div", { class: "rule-field", dataset: f.players ? { players: f.players } : null }, input, help));
   }
   fillFields();
   preset.onchange = () => { fillFields(); showPreset(); preview(); };
@@ -83,8 +85,41 @@ async function init() {
   box.addEventListener("change", preview);
   const name = document.getElementById("name");
   name.value = localStorage.getItem("gr.name") || "";
+  const players = document.getElementById("players");
+  players.addEventListener("change", () => { showSeats(); preview(); });
+  showSeats();
   preview();
   showResume();
+}
+
+// Three or four players: who plays each other seat (a friend by link, or a computer) and its name;
+// the rules of that game only (three players' bonuses, the team target and bonuses).
+const PLAYERS_HELP = {
+  2: "",
+  3: "Two play each hand and the dealer sits out; the loser deals the next.",
+  4: "You and seat 3 against seats 2 and 4; partners play at two tables at once and switch opponents every hand.",
+};
+function showSeats() {
+  const n = playerCount();
+  document.getElementById("opponent-label").classList.toggle("hidden", n !== 2);
+  document.getElementById("opponent-help").classList.toggle("hidden", n !== 2);
+  document.getElementById("players-help").textContent = PLAYERS_HELP[n];
+  document.getElementById("seats").classList.toggle("hidden", n === 2);
+  for (const f of document.querySelectorAll("#rule-fields .rule-field[data-players]")) f.classList.toggle("hidden", +f.dataset.players !== n);
+  const rows = document.getElementById("seat-rows");
+  const kept = [...rows.querySelectorAll(".seat-row")].map((r) => [r.querySelector("select").value, r.querySelector("input").value]);
+  const strengths = options.strengths.slice().reverse();
+  GR.fill(rows, Array.from({ length: n - 1 }, (_, i) => {
+    const seat = i + 2;
+    const team = n === 4 ? (seat === 3 ? " (your partner)" : " (the other team)") : "";
+    const select = GR.el("select", { id: `seat-${seat}`, attrs: { "aria-label": `Seat ${seat}` } },
+      strengths.map((s) => GR.el("option", { value: s, title: options.strength_labels[s].help }, `Computer: ${options.strength_labels[s].label}`)),
+      GR.el("option", { value: "human" }, "A friend (send a link)"));
+    select.value = kept[i] ? kept[i][0] : strengths.includes("simple") ? "simple" : strengths[0];
+    const input = GR.el("input", { type: "text", id: `seat-name-${seat}`, maxlength: "24", placeholder: "name (optional)", attrs: { "aria-label": `Seat ${seat} name` } });
+    input.value = kept[i] ? kept[i][1] : "";
+    return GR.el("div", { class: "row seat-row" }, GR.el("strong", {}, `Seat ${seat}${team}`), select, input);
+  }));
 }
 
 // The games this browser started or joined that are still being played: the server says which are
@@ -103,21 +138,41 @@ async function showResume() {
 document.getElementById("new-game").onsubmit = async (ev) => {
   ev.preventDefault();
   const err = document.getElementById("error");
+  const n = playerCount();
   const opponent = document.getElementById("opponent").value;
   const name = document.getElementById("name").value.trim();
-  const body = {
-    opponent,
-    rules: { preset: document.getElementById("preset").value, overrides: currentOverrides() },
-    names: name ? [name] : [],
+  const rules = { preset: document.getElementById("preset").value, overrides: currentOverrides() };
+  const body = n === 2 ? { opponent, rules, names: name ? [name] : [] } : {
+    players: n,
+    seats: Array.from({ length: n - 1 }, (_, i) => document.getElementById(`seat-${i + 2}`).value),
+    rules,
+    names: [name, ...Array.from({ length: n - 1 }, (_, i) => document.getElementById(`seat-name-${i + 2}`).value.trim())],
   };
   if (name) localStorage.setItem("gr.name", name); else localStorage.removeItem("gr.name");
   try {
     const g = await GR.api("/api/games", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     const games = JSON.parse(localStorage.getItem("gr.games") || "[]");
     const level = options.strength_labels[opponent];
-    games.push({ url: g.url, label: `vs ${level ? `Computer (${level.label})` : "a friend"}`, at: Date.now() });
+    const label = n === 2 ? `vs ${level ? `Computer (${level.label})` : "a friend"}` : `${n} players`;
+    games.push({ url: g.url, label, at: Date.now() });
     localStorage.setItem("gr.games", JSON.stringify(games.slice(-30)));
-    if (opponent === "human") {
+    if (n > 2 && g.invites.length) {
+      // One link per friend, each for its own seat (each sees only their own cards).
+      document.getElementById("invite").classList.remove("hidden");
+      document.getElementById("invite-one").classList.add("hidden");
+      document.getElementById("invite-title").textContent = g.invites.length > 1 ? "Send each friend their own link" : "Send this link to your friend";
+      GR.fill("invite-list", g.invites.map((inv) => {
+        const url = new URL(inv.url, location.href).href;
+        const input = GR.el("input", { type: "text", readonly: true, class: "invite-url", dataset: { seat: inv.seat }, attrs: { "aria-label": `link for ${inv.name}` } });
+        input.value = url;
+        return GR.el("li", {}, GR.el("strong", {}, `Seat ${inv.seat + 1}: ${inv.name}`),
+          GR.el("div", { class: "invite" }, input, GR.el("button", { type: "button", onclick: () => { input.select(); navigator.clipboard?.writeText(url); } }, "Copy")));
+      }));
+      // The table keeps the links at hand for seat 1 until each friend has joined.
+      localStorage.setItem("gr.invites." + g.id, JSON.stringify(g.invites.map((inv) => ({ seat: inv.seat, url: new URL(inv.url, location.href).href }))));
+      document.getElementById("go").href = g.url;
+      document.getElementById("new-game").classList.add("hidden");
+    } else if (n === 2 && opponent === "human") {
       document.getElementById("invite").classList.remove("hidden");
       const url = new URL(g.invite_url, location.href).href;
       const input = document.getElementById("invite-url");

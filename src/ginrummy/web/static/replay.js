@@ -15,8 +15,11 @@ function show() {
   $("step").max = h.frames.length - 1;
   $("step").value = step;
   $("stepno").textContent = `move ${step} of ${h.frames.length - 1}`;
+  // The two who play this hand, in its hand seats (three or four players: the hand says who).
+  const names = h.seats ? h.seats.map((s) => data.names[s]) : data.names;
+  const dealer = h.hand_dealer !== undefined ? h.hand_dealer : h.dealer;
   for (const s of [0, 1]) {
-    $("n" + s).textContent = data.names[s] + (h.dealer === s ? " (dealer)" : "");
+    $("n" + s).textContent = names[s] + (dealer === s ? " (dealer)" : "");
     $("d" + s).textContent = f.current === s ? "to play" : "";
     cards($("h" + s), f.hands[s].slice().sort((a, b) => GR.sortKey(a) - GR.sortKey(b)));
   }
@@ -29,10 +32,10 @@ function show() {
   const grp = (cs) => el("div", { class: "meldgroup" }, cs.map((c) => el("div", { class: "card" }, GR.cardSVG(c))));
   GR.fill("laid", f.knocker === null ? null : [
     el("div", {},
-      el("strong", {}, data.names[f.knocker] + " knocked" + (f.knock_discard ? " (face-down discard " + GR.label(f.knock_discard) + ")" : "")),
+      el("strong", {}, names[f.knocker] + " knocked" + (f.knock_discard ? " (face-down discard " + GR.label(f.knock_discard) + ")" : "")),
       el("div", { class: "layout-block" }, f.knocker_melds.map((m, i) => grp(m.concat(f.laid_on[i] || []))))),
     el("div", {},
-      el("strong", {}, data.names[1 - f.knocker]),
+      el("strong", {}, names[1 - f.knocker]),
       el("div", { class: "layout-block" }, f.defender_melds.map(grp))),
   ]);
   $("explain").textContent = step === h.frames.length - 1 && h.explain ? h.explain : "";
@@ -93,7 +96,7 @@ function togglePlay() {
 
 async function init() {
   data = await GR.api(`/api/games/${gameId}/replay`);
-  $("title").textContent = `Replay: ${data.names.join(" vs ")}`;
+  $("title").textContent = `Replay: ${(data.players === 4 ? data.columns : data.names).join(" vs ")}`;
   $("export").href = `/api/games/${gameId}/record`;
   GR.fill("hand", data.hands.map((h, i) => GR.el("option", { value: String(i) }, `${h.hand}: ${h.explain ? h.explain.split(":")[0].slice(0, 40) : ""}`)));
   $("hand").onchange = () => selectHand(+$("hand").value);

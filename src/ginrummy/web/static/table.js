@@ -157,12 +157,13 @@ function sortCards(cards, by) {
   return cards.slice().sort((a, b) => GR.sortKey(a, by) - GR.sortKey(b, by));
 }
 function arrange() {
-  if (!state) return;
+  if (!state || !state.view) return;
   order = arranged(grouping(state.view, state.mine));
   saveOrder();
   render(state);
 }
 function toggleSort() {
+  if (!state || !state.view) return;
   const by = GR.prefs().order === "suit" ? "rank" : "suit";
   localStorage.setItem("gr.order", by);
   order = handOrder() === "melds" ? arranged(grouping(state.view, state.mine)) : sortCards(order, by);
@@ -189,7 +190,23 @@ function names() {
   return state.game.names.map((n, s) => (s === state.seat && n.toLowerCase() !== "you" ? `${n} (you)` : n));
 }
 
+// Three or four players: this seat's own hand is drawn from the two-player message of its table
+// (Seated.own), the game around it by table-seated.js; a seat that sits the hand out has no hand.
+let seatedMsg = null;
 function render(msg) {
+  if (msg.seated) msg = seatedMsg;  // a redraw: start again from the seat's own message
+  if (msg.players > 2) {
+    seatedMsg = msg;
+    const mine = Seated.own(msg);
+    if (mine) renderTwo(mine);
+    else { state = msg; document.body.classList.toggle("offline", !online); $("hints").classList.add("hidden"); }
+    Seated.render(msg, { finalClosed, gameId, renaming, online, offline: OFFLINE });
+    return;
+  }
+  renderTwo(msg);
+}
+
+function renderTwo(msg) {
   const before = Motion.snapshot();
   const first = !state;
   // A fresh deal (nobody has moved yet) is dealt out from the stock; a page opened mid-hand just shows it.
@@ -599,8 +616,8 @@ $("sort").onclick = toggleSort;
 $("hint").onclick = () => send({ type: "hint" });
 $("next").onclick = () => send({ type: "next" });
 $("final-close").onclick = () => { finalClosed = true; $("final").classList.add("hidden"); };
-$("stock-box").onclick = () => { if (state && state.view.legal.includes("stock")) act("stock"); };
-$("pile-box").onclick = () => { if (state && state.view.legal.includes("pile")) act("pile"); };
+$("stock-box").onclick = () => { if (state && state.view && state.view.legal.includes("stock")) act("stock"); };
+$("pile-box").onclick = () => { if (state && state.view && state.view.legal.includes("pile")) act("pile"); };
 // The stock and the pile are buttons for the keyboard too (Enter or Space), like any button.
 for (const id of ["stock-box", "pile-box"]) {
   $(id).addEventListener("keydown", (e) => {

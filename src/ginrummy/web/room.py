@@ -1,0 +1,117 @@
+"""A live game in memory (:class:`Room`): the engine's game, its seats' connections, its session.
+
+Kept apart from :class:`~ginrummy.web.games.GameService` (which plays rooms) so the message
+builders (:mod:`~ginrummy.web.seated`) can read a room without importing the service.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game import Game
+from ..hand import Hand
+from ..storage import GameRow
+from ..table import Seat, Table
+from .views import rules_text
+
+
+@dataclass(eq=False)
+class Connection:
+    """One open WebSocket of a seat; messages go through a queue so broadcasting never awaits."""
+
+    seat: int
+    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+
+
+@dataclass
+class Room:
+    """An active game in memory."""
+
+    row: GameRow
+    match: Game
+    #: Actions stored so far (the next action's ``seq`` in the store).
+    actions: int = 0
+    #: Actions stored before the latest deal (each table's ``seq`` counts from there).
+    actions_before_deal: int = 0
+    #: Nonces and commitments of the hands dealt, by hand number.
+    commitments: list[str] = field(default_factory=list)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: list[set[Connection]] = field(init=False)
+    ready: list[bool] = field(init=False)
+    #: The computer's turns in progress, by table of the current deal.
+    computer_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    #: The latest move at each table, as the other player there may read it.
+    lasts: dict[int, dict[str, Any]] = field(default_factory=dict)
+    #: The pause before each computer move a person at this table chose (None: the server's own).
+    pace: float | None = None
+    #: The rules as sent in every state message: fixed for the game, so worked out once (and shared
+    #: by every message, read only).
+    rules_json: dict[str, Any] = field(init=False)
+    rules_text: list[str] = field(init=False)
+
+    #: The game's session: seats, turns, layouts; each action is stored before it is applied.
+    table: Table[Game] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.rules_json = self.match.rules.to_json()
+        self.rules_text = rules_text(self.match.rules, self.match.seats)
+        n = self.match.seats
+        self.table = Table(self.match, [Seat(self.row.names[s], computer=self.is_computer(s)) for s in range(n)])
+        self.connections = [set() for _ in range(n)]
+        self.ready = self.computers()
+
+    @property
+    def seats(self) -> int:
+        return self.match.seats
+
+    @property
+    def last(self) -> dict[str, Any] | None:
+        """The latest move of a two-player game, as the other seat may read it."""
+        return self.lasts.get(0)
+
+    @property
+    def version(self) -> int:
+        """Changes with every action and every deal: clients echo it so stale messages are refused."""
+        return self.actions + len(self.match.hands)
+
+    def seq(self, table: int | None) -> int:
+        """What a seat at ``table`` (None: sitting out) echoes: it changes with every deal and every
+        action at that table only, so a move at the other table of a four-player deal does not make
+        a person's move stale. With two players it is :attr:`version`."""
+        base = self.actions_before_deal + len(self.match.hands)
+        if table is None or table >= len(self.match.tables):
+            return base
+        return base + len(self.match.tables[table].history)
+
+    def seq_of(self, seat: int) -> int:
+        at = self.match.where(seat)
+        return self.seq(None if at is None else at[0])
+
+    @property
+    def hand(self) -> Hand:
+        assert self.match.hand is not None
+        return self.match.hand
+
+    def is_computer(self, seat: int) -> bool:
+        return self.row.seats[seat].computer
+
+    def computers(self) -> list[bool]:
+        return [self.is_computer(s) for s in range(self.seats)]
+
+    def hand_no(self, table: int) -> int:
+        """The stored number (0-based, over every table) of ``table``'s hand in the latest deal."""
+        return len(self.match.hands) - len(self.match.tables) + table
+
+
+def room_connected(room: Room) -> list[bool]:
+    """Whether each seat is at the table: a person with a page open, a computer always."""
+    return [bool(room.connections[s]) or room.is_computer(s) for s in range(room.seats)]
+
+
+def shown_sits_out(room: Room, seat: int) -> str:
+    """Why a seat that sits a hand out cannot move, with who plays it."""
+    names = room.row.names
+    plays = " and ".join(f"{names[a]} against {names[b]}" for a, b in (p.seats for p in room.match.current_pairings))
+    return f"you sit out this hand: {plays} play it"
