@@ -100,9 +100,17 @@ def play_to_the_end(pages: list[Any], seen: dict[str, int], limit: float = 150) 
             return
         acted = False
         for p in pages:
-            if p.is_visible("#seated-out"):
+            # Read in one go: the page may redraw between two separate queries.
+            out = p.evaluate(
+                """() => {
+                  const shown = (id) => { const e = document.getElementById(id); return !!e && !!e.offsetParent; };
+                  if (!shown("seated-out")) return null;
+                  return {felt: shown("felt"), text: document.getElementById("seated-out").innerText};
+                }"""
+            )
+            if out is not None:
                 seen["sat_out"] += 1
-                assert not p.is_visible("#felt") and "You sit out this hand" in p.inner_text("#seated-out")
+                assert not out["felt"] and "You sit out this hand" in out["text"], out
             if p.locator("#seated-tables .seated-result").count():
                 seen["other_table"] += 1
             if p.is_visible("#next") and p.is_enabled("#next"):
