@@ -207,6 +207,31 @@ for _r in range(13):
     _NEIGHBOUR_CARDS[1 << _r] = _NEIGHBOURS[1 << _r] * RANK_MASK
 
 
+def _without(table: Sequence[object], bit: int) -> tuple[object, ...]:
+    """``table`` read at each suit mask without ``bit``: entry ``s`` is ``table[s & ~bit]``.
+
+    Block by block (each run of ``bit`` entries repeated once), so it costs slice copies only.
+    """
+    out: list[object] = []
+    for i in range(0, 1 << 13, 2 * bit):
+        out += table[i:i + bit] * 2
+    return tuple(out)
+
+
+#: For the bit of one rank (index ``1 << rank``): ``RUN_DEAD`` and ``_DEAD_GAIN`` of each suit
+#: mask with that rank's card taken out (for its set). Why: a hand with one set rank reads its
+#: suits' values without the set straight from these, where ``s & ~bit`` would build a new
+#: int per suit, and making ints is most of what these functions cost. Empty at other indexes.
+_DEAD_WITHOUT: Final[list[tuple[int, ...]]] = [()] * (1 << 12 | 1)
+_DG_WITHOUT: Final[list[tuple[tuple[int, int], ...]]] = [()] * (1 << 12 | 1)
+for _r in range(13):
+    _DEAD_WITHOUT[1 << _r] = _without(RUN_DEAD, 1 << _r)  # type: ignore[assignment]
+    _DG_WITHOUT[1 << _r] = _without(_DEAD_GAIN, 1 << _r)  # type: ignore[assignment]
+#: Per 13-bit mask of set ranks: True where it holds two or more (``t & (t - 1)`` without
+#: making ints).
+_SEVERAL: Final = tuple(bool(m & (m - 1)) for m in range(1 << 13))
+
+
 def _set_options(mask: int, rank: int) -> list[int]:
     """Ways to use the cards of one rank in a set: none, all four, or any three."""
     full = mask & (RANK_MASK << rank)
@@ -287,7 +312,9 @@ def deadwood(mask: int) -> int:
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
-    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    p = s0 & s1
+    q = s2 & s3
+    t = p & (s2 | s3) | q & (s0 | s1)
     table = RUN_DEAD
     a0 = table[s0]
     a1 = table[s1]
@@ -295,7 +322,7 @@ def deadwood(mask: int) -> int:
     a3 = table[s3]
     if not t:
         return a0 + a1 + a2 + a3
-    if t & (t - 1):
+    if _SEVERAL[t]:
         v = _SEVERAL_SETS.get(mask)
         if v is None:
             v = _runs_dead_over(mask, _set_unions(mask, t))
@@ -303,17 +330,17 @@ def deadwood(mask: int) -> int:
                 _SEVERAL_SETS.clear()
             _SEVERAL_SETS[mask] = v
         return v
-    # One set rank, bit t in each suit that holds it.
-    keep = ~t
-    c0 = table[s0 & keep]
-    c1 = table[s1 & keep]
-    c2 = table[s2 & keep]
-    c3 = table[s3 & keep]
+    # One set rank, bit t in each suit that holds it: the suits without it from a table.
+    w = _DEAD_WITHOUT[t]
+    c0 = w[s0]
+    c1 = w[s1]
+    c2 = w[s2]
+    c3 = w[s3]
     best = a0 + a1 + a2 + a3
     whole = c0 + c1 + c2 + c3
     if whole < best:
         best = whole
-    if s0 & s1 & s2 & s3 & t:
+    if p & q & t:
         # Four of the rank: a set of three may leave the card of any one suit to its runs.
         d = a0 - c0
         if a1 - c1 < d:
@@ -437,10 +464,11 @@ def min_deadwood_after_discard(mask: int) -> int:
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
-    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    table = RUN_DEAD
-    gain = DISCARD_GAIN
+    p = s0 & s1
+    q = s2 & s3
+    t = p & (s2 | s3) | q & (s0 | s1)
     if not t:
+        gain = DISCARD_GAIN
         g = gain[s0]
         x = gain[s1]
         if x < g:
@@ -451,16 +479,19 @@ def min_deadwood_after_discard(mask: int) -> int:
         x = gain[s3]
         if x < g:
             g = x
+        table = RUN_DEAD
         return table[s0] + table[s1] + table[s2] + table[s3] + g
-    if t & (t - 1):
+    if _SEVERAL[t]:
         return _after_discard_several(mask, t)
     dg = _DEAD_GAIN
-    if s0 & s1 & s2 & s3 & t:
-        # A rank of four, taken whole: the four cards leave their suits (c_j, h_j).
-        c0, h0 = dg[s0 ^ t]
-        c1, h1 = dg[s1 ^ t]
-        c2, h2 = dg[s2 ^ t]
-        c3, h3 = dg[s3 ^ t]
+    # The suits without the set rank's cards (c_j, h_j), read from a table: no new ints.
+    w = _DG_WITHOUT[t]
+    c0, h0 = w[s0]
+    c1, h1 = w[s1]
+    c2, h2 = w[s2]
+    c3, h3 = w[s3]
+    if p & q & t:
+        # A rank of four, taken whole: the four cards leave their suits.
         m01 = h0 if h0 < h1 else h1
         m23 = h2 if h2 < h3 else h3
         h = m01 if m01 < m23 else m23
@@ -506,34 +537,21 @@ def min_deadwood_after_discard(mask: int) -> int:
             if v < best:
                 best = v
         return best
-    # A rank of three: no set, or the set (its cards leave their suits).
-    g = gain[s0]
-    x = gain[s1]
-    if x < g:
-        g = x
-    x = gain[s2]
-    if x < g:
-        g = x
-    x = gain[s3]
-    if x < g:
-        g = x
-    best = table[s0] + table[s1] + table[s2] + table[s3] + g
-    keep = ~t
-    q0 = s0 & keep
-    q1 = s1 & keep
-    q2 = s2 & keep
-    q3 = s3 & keep
-    g = gain[q0]
-    x = gain[q1]
-    if x < g:
-        g = x
-    x = gain[q2]
-    if x < g:
-        g = x
-    x = gain[q3]
-    if x < g:
-        g = x
-    v = table[q0] + table[q1] + table[q2] + table[q3] + g
+    # A rank of three: the set (its cards leave their suits), or no set.
+    if h1 < h0:
+        h0 = h1
+    if h3 < h2:
+        h2 = h3
+    v = c0 + c1 + c2 + c3 + (h0 if h0 < h2 else h2)
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
+    if g1 < g0:
+        g0 = g1
+    if g3 < g2:
+        g2 = g3
+    best = a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
     return v if v < best else best
 
 
