@@ -262,19 +262,25 @@ def _set_unions(mask: int, trips: int) -> Iterable[int]:
     set ranks a real hand has; a mask with many set ranks (say 40 cards) gets the lazy
     generator instead, so the choices are never all held in memory at once.
     """
+    if trips.bit_count() <= 4:
+        # At most 6**4 unions: built in place, without a list of options per rank.
+        unions = [0]
+        while trips:
+            low = trips & -trips
+            trips ^= low
+            full = mask & RANK_MASK * low
+            if full.bit_count() == 4:
+                opts: tuple[int, ...] = (0, full, full ^ low, full ^ low << 13, full ^ low << 26, full ^ low << 39)
+            else:
+                opts = (0, full)
+            unions = [u | o for u in unions for o in opts]
+        return unions
     options = []
-    count = 1
     while trips:
         low = trips & -trips
         trips ^= low
         options.append(_set_options(mask, low.bit_length() - 1))
-        count *= len(options[-1])
-    if count > 4096:
-        return (sum(combo) for combo in product(*options))
-    unions = [0]
-    for opts in options:
-        unions = [u | o for u in unions for o in opts]
-    return unions
+    return (sum(combo) for combo in product(*options))
 
 
 def _runs_dead_over(mask: int, unions: Iterable[int]) -> int:
@@ -352,6 +358,43 @@ def deadwood(mask: int) -> int:
         if whole + d < best:
             best = whole + d
     return best
+
+
+def discards_within(mask: int, limit: int) -> int:
+    """The cards of ``mask`` whose discard leaves deadwood at most ``limit``, as a mask.
+
+    Why not ``deadwood`` card by card: without a set rank, taking a card out changes only
+    its suit's runs deadwood, so each card costs one table look-up (the knock check of
+    every discard turn that may knock asks this).
+
+    >>> from ginrummy.cards import CardSet
+    >>> str(CardSet(discards_within(CardSet.parse('As 2s 3s 4h 5h 6h 7c 8c 9c Kd Qd').mask, 10)))
+    'Kd'
+    """
+    s0 = mask & SUIT_MASK
+    s1 = mask >> 13 & SUIT_MASK
+    s2 = mask >> 26 & SUIT_MASK
+    s3 = mask >> 39
+    out = 0
+    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
+        x = mask
+        while x:
+            low = x & -x
+            x ^= low
+            if deadwood(mask ^ low) <= limit:
+                out |= low
+        return out
+    table = RUN_DEAD
+    spare = limit - table[s0] - table[s1] - table[s2] - table[s3]
+    for shift, s in ((0, s0), (13, s1), (26, s2), (39, s3)):
+        room = spare + table[s]
+        x = s
+        while x:
+            low = x & -x
+            x ^= low
+            if table[s ^ low] <= room:
+                out |= low << shift
+    return out
 
 
 def best_arrangement(mask: int) -> tuple[int, list[int]]:
@@ -969,6 +1012,7 @@ __all__ = [
     "best_discards",
     "deadwood",
     "deadwood_cards",
+    "discards_within",
     "is_meld",
     "is_set",
     "joins_meld",
