@@ -22,9 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import product
-from typing import Final
+from typing import Final, TypeVar
 
 from .cards import SUIT_MASK, Card, card_str, cards_of, mask_value
+
+_T = TypeVar("_T")
 
 # ---------------------------------------------------------------------------
 # The meld list: a stable order, so a meld's index is its id in action encodings.
@@ -207,12 +209,12 @@ for _r in range(13):
     _NEIGHBOUR_CARDS[1 << _r] = _NEIGHBOURS[1 << _r] * RANK_MASK
 
 
-def _without(table: Sequence[object], bit: int) -> tuple[object, ...]:
+def _without(table: tuple[_T, ...], bit: int) -> tuple[_T, ...]:
     """``table`` read at each suit mask without ``bit``: entry ``s`` is ``table[s & ~bit]``.
 
     Block by block (each run of ``bit`` entries repeated once), so it costs slice copies only.
     """
-    out: list[object] = []
+    out: list[_T] = []
     for i in range(0, 1 << 13, 2 * bit):
         out += table[i:i + bit] * 2
     return tuple(out)
@@ -225,8 +227,8 @@ def _without(table: Sequence[object], bit: int) -> tuple[object, ...]:
 _DEAD_WITHOUT: Final[list[tuple[int, ...]]] = [()] * (1 << 12 | 1)
 _DG_WITHOUT: Final[list[tuple[tuple[int, int], ...]]] = [()] * (1 << 12 | 1)
 for _r in range(13):
-    _DEAD_WITHOUT[1 << _r] = _without(RUN_DEAD, 1 << _r)  # type: ignore[assignment]
-    _DG_WITHOUT[1 << _r] = _without(_DEAD_GAIN, 1 << _r)  # type: ignore[assignment]
+    _DEAD_WITHOUT[1 << _r] = _without(RUN_DEAD, 1 << _r)
+    _DG_WITHOUT[1 << _r] = _without(_DEAD_GAIN, 1 << _r)
 #: Per 13-bit mask of set ranks: True where it holds two or more (``t & (t - 1)`` without
 #: making ints).
 _SEVERAL: Final = tuple(bool(m & (m - 1)) for m in range(1 << 13))
