@@ -371,7 +371,7 @@ def discards_within(mask: int, limit: int) -> int:
 
     >>> from ginrummy.cards import CardSet
     >>> str(CardSet(discards_within(CardSet.parse('As 2s 3s 4h 5h 6h 7c 8c 9c Kd Qd').mask, 10)))
-    'Kd'
+    'Qd Kd'
     """
     s0 = mask & SUIT_MASK
     s1 = mask >> 13 & SUIT_MASK
