@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -72,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.child:
         child(args.child, args.hands, args.seed, args.rules)
         return 0
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed: apt-get install valgrind")
     mine = args.only or ["greedy", "random"]
     names = [*mine, *sorted({COMPARE[m] for m in mine})]
     per_hand = {}
