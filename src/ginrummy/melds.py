@@ -726,8 +726,12 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         if kept:
             return value, kept
         return _best_discards_over(mask, exclude, _set_unions(mask, t))
-    if t and (t & (t - 1) or s0 & s1 & s2 & s3 & t):
-        return _best_discards_over(mask, exclude, _set_unions(mask, t))
+    if t:
+        if _SEVERAL[t]:
+            return _best_discards_over(mask, exclude, _set_unions(mask, t))
+        if s0 & s1 & s2 & s3 & t:
+            # (No card of the mask is excluded here.)
+            return _best_discards_four(s0, s1, s2, s3, t)
     table = RUN_DEAD
     gain = DISCARD_GAIN
     g0 = gain[s0]
@@ -789,6 +793,61 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     if g3 == g:
         found |= tied[s3] << 39
     return value, cards_of(found)
+
+
+def _best_discards_four(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:
+    """``best_discards`` for one set rank of four (bit ``t`` in every suit): the six ways to
+    use it (no set, all four, three leaving the card of one suit), each suit's values read
+    from the tables with or without that card, the least deadwood and its discards kept."""
+    dg = _DEAD_GAIN
+    w = _DG_WITHOUT[t]
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
+    c0, h0 = w[s0]
+    c1, h1 = w[s1]
+    c2, h2 = w[s2]
+    c3, h3 = w[s3]
+    q0 = s0 ^ t
+    q1 = s1 ^ t
+    q2 = s2 ^ t
+    q3 = s3 ^ t
+    whole = c0 + c1 + c2 + c3
+    choices = (
+        (s0, s1, s2, s3, a0 + a1 + a2 + a3, g0, g1, g2, g3),
+        (q0, q1, q2, q3, whole, h0, h1, h2, h3),
+        (s0, q1, q2, q3, whole - c0 + a0, g0, h1, h2, h3),
+        (q0, s1, q2, q3, whole - c1 + a1, h0, g1, h2, h3),
+        (q0, q1, s2, q3, whole - c2 + a2, h0, h1, g2, h3),
+        (q0, q1, q2, s3, whole - c3 + a3, h0, h1, h2, g3),
+    )
+    cards = DISCARD_CARDS
+    best = NO_DISCARD
+    found = 0
+    for p0, p1, p2, p3, d, x0, x1, x2, x3 in choices:
+        g = x0
+        if x1 < g:
+            g = x1
+        if x2 < g:
+            g = x2
+        if x3 < g:
+            g = x3
+        v = d + g
+        if v > best or g >= NO_DISCARD:
+            continue
+        got = cards[p0] if x0 == g else 0
+        if x1 == g:
+            got |= cards[p1] << 13
+        if x2 == g:
+            got |= cards[p2] << 26
+        if x3 == g:
+            got |= cards[p3] << 39
+        if v < best:
+            best, found = v, got
+        else:
+            found |= got
+    return best, cards_of(found)
 
 
 def _best_discards_over(mask: int, exclude: int, unions: Iterable[int]) -> tuple[int, list[Card]]:
