@@ -103,6 +103,22 @@ def test_deadwood_and_discards_match_the_oracle(chunk: int) -> None:
         assert melds.best_discards(m, ban) == oracle.best_discards(m, ban), (m, ban)
 
 
+def test_discards_within_a_limit_match_the_oracle() -> None:
+    """``discards_within`` (the knock check's cards) is the cards whose discard leaves deadwood
+    at most the limit, on every path (with and without set ranks) and at limits 0 to 30."""
+    rng = random.Random(7)
+    paths: Counter[str] = Counter()
+    for m in HANDS[::3]:
+        limit = rng.choice([0, 5, 10, 10, 20, 30])
+        want = 0
+        for c in oracle.cards(m):
+            if oracle.deadwood(m & ~(1 << c)) <= limit:
+                want |= 1 << c
+        assert melds.discards_within(m, limit) == want, (m, limit)
+        paths["set ranks" if melds._triple_ranks(m) else "no set"] += bool(want)
+    assert paths["set ranks"] > 25 and paths["no set"] > 25, paths
+
+
 def test_best_arrangement_is_legal_and_optimal() -> None:
     for m in HANDS[::7]:
         d, ms = melds.best_arrangement(m)

@@ -59,6 +59,7 @@ from .layout import knocker_limit, layoff_targets, layout_action
 from .melds import (
     arrangements,
     deadwood,
+    discards_within,
     meld_str,
     melds_in,
     min_deadwood_after_discard,
@@ -656,9 +657,7 @@ def _discard_legal(h: Hand) -> tuple[Action, ...]:
             return discards
         out = list(discards)
     if knock:
-        for c in cards_of(free):
-            if deadwood(hand & ~(1 << c)) <= limit:
-                out.append(KNOCK_ACTIONS[c])
+        out += [KNOCK_ACTIONS[c] for c in cards_of(free & discards_within(hand, limit))]
     if big_gin:
         out.append(BIG_GIN)
     return tuple(out)

@@ -22,9 +22,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import product
-from typing import Final
+from typing import Final, TypeVar
 
 from .cards import SUIT_MASK, Card, card_str, cards_of, mask_value
+
+_T = TypeVar("_T")
 
 # ---------------------------------------------------------------------------
 # The meld list: a stable order, so a meld's index is its id in action encodings.
@@ -207,6 +209,31 @@ for _r in range(13):
     _NEIGHBOUR_CARDS[1 << _r] = _NEIGHBOURS[1 << _r] * RANK_MASK
 
 
+def _without(table: tuple[_T, ...], bit: int) -> tuple[_T, ...]:
+    """``table`` read at each suit mask without ``bit``: entry ``s`` is ``table[s & ~bit]``.
+
+    Block by block (each run of ``bit`` entries repeated once), so it costs slice copies only.
+    """
+    out: list[_T] = []
+    for i in range(0, 1 << 13, 2 * bit):
+        out += table[i:i + bit] * 2
+    return tuple(out)
+
+
+#: For the bit of one rank (index ``1 << rank``): ``RUN_DEAD`` and ``_DEAD_GAIN`` of each suit
+#: mask with that rank's card taken out (for its set). Why: a hand with one set rank reads its
+#: suits' values without the set straight from these, where ``s & ~bit`` would build a new
+#: int per suit, and making ints is most of what these functions cost. Empty at other indexes.
+_DEAD_WITHOUT: Final[list[tuple[int, ...]]] = [()] * (1 << 12 | 1)
+_DG_WITHOUT: Final[list[tuple[tuple[int, int], ...]]] = [()] * (1 << 12 | 1)
+for _r in range(13):
+    _DEAD_WITHOUT[1 << _r] = _without(RUN_DEAD, 1 << _r)
+    _DG_WITHOUT[1 << _r] = _without(_DEAD_GAIN, 1 << _r)
+#: Per 13-bit mask of set ranks: True where it holds two or more (``t & (t - 1)`` without
+#: making ints).
+_SEVERAL: Final = tuple(bool(m & (m - 1)) for m in range(1 << 13))
+
+
 def _set_options(mask: int, rank: int) -> list[int]:
     """Ways to use the cards of one rank in a set: none, all four, or any three."""
     full = mask & (RANK_MASK << rank)
@@ -237,19 +264,25 @@ def _set_unions(mask: int, trips: int) -> Iterable[int]:
     set ranks a real hand has; a mask with many set ranks (say 40 cards) gets the lazy
     generator instead, so the choices are never all held in memory at once.
     """
+    if trips.bit_count() <= 4:
+        # At most 6**4 unions: built in place, without a list of options per rank.
+        unions = [0]
+        while trips:
+            low = trips & -trips
+            trips ^= low
+            full = mask & RANK_MASK * low
+            if full.bit_count() == 4:
+                opts: tuple[int, ...] = (0, full, full ^ low, full ^ low << 13, full ^ low << 26, full ^ low << 39)
+            else:
+                opts = (0, full)
+            unions = [u | o for u in unions for o in opts]
+        return unions
     options = []
-    count = 1
     while trips:
         low = trips & -trips
         trips ^= low
         options.append(_set_options(mask, low.bit_length() - 1))
-        count *= len(options[-1])
-    if count > 4096:
-        return (sum(combo) for combo in product(*options))
-    unions = [0]
-    for opts in options:
-        unions = [u | o for u in unions for o in opts]
-    return unions
+    return (sum(combo) for combo in product(*options))
 
 
 def _runs_dead_over(mask: int, unions: Iterable[int]) -> int:
@@ -287,7 +320,9 @@ def deadwood(mask: int) -> int:
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
-    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    p = s0 & s1
+    q = s2 & s3
+    t = p & (s2 | s3) | q & (s0 | s1)
     table = RUN_DEAD
     a0 = table[s0]
     a1 = table[s1]
@@ -295,7 +330,7 @@ def deadwood(mask: int) -> int:
     a3 = table[s3]
     if not t:
         return a0 + a1 + a2 + a3
-    if t & (t - 1):
+    if _SEVERAL[t]:
         v = _SEVERAL_SETS.get(mask)
         if v is None:
             v = _runs_dead_over(mask, _set_unions(mask, t))
@@ -303,17 +338,17 @@ def deadwood(mask: int) -> int:
                 _SEVERAL_SETS.clear()
             _SEVERAL_SETS[mask] = v
         return v
-    # One set rank, bit t in each suit that holds it.
-    keep = ~t
-    c0 = table[s0 & keep]
-    c1 = table[s1 & keep]
-    c2 = table[s2 & keep]
-    c3 = table[s3 & keep]
+    # One set rank, bit t in each suit that holds it: the suits without it from a table.
+    w = _DEAD_WITHOUT[t]
+    c0 = w[s0]
+    c1 = w[s1]
+    c2 = w[s2]
+    c3 = w[s3]
     best = a0 + a1 + a2 + a3
     whole = c0 + c1 + c2 + c3
     if whole < best:
         best = whole
-    if s0 & s1 & s2 & s3 & t:
+    if p & q & t:
         # Four of the rank: a set of three may leave the card of any one suit to its runs.
         d = a0 - c0
         if a1 - c1 < d:
@@ -325,6 +360,43 @@ def deadwood(mask: int) -> int:
         if whole + d < best:
             best = whole + d
     return best
+
+
+def discards_within(mask: int, limit: int) -> int:
+    """The cards of ``mask`` whose discard leaves deadwood at most ``limit``, as a mask.
+
+    Why not ``deadwood`` card by card: without a set rank, taking a card out changes only
+    its suit's runs deadwood, so each card costs one table look-up (the knock check of
+    every discard turn that may knock asks this).
+
+    >>> from ginrummy.cards import CardSet
+    >>> str(CardSet(discards_within(CardSet.parse('As 2s 3s 4h 5h 6h 7c 8c 9c Kd Qd').mask, 10)))
+    'Qd Kd'
+    """
+    s0 = mask & SUIT_MASK
+    s1 = mask >> 13 & SUIT_MASK
+    s2 = mask >> 26 & SUIT_MASK
+    s3 = mask >> 39
+    out = 0
+    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
+        x = mask
+        while x:
+            low = x & -x
+            x ^= low
+            if deadwood(mask ^ low) <= limit:
+                out |= low
+        return out
+    table = RUN_DEAD
+    spare = limit - table[s0] - table[s1] - table[s2] - table[s3]
+    for shift, s in ((0, s0), (13, s1), (26, s2), (39, s3)):
+        room = spare + table[s]
+        x = s
+        while x:
+            low = x & -x
+            x ^= low
+            if table[s ^ low] <= room:
+                out |= low << shift
+    return out
 
 
 def best_arrangement(mask: int) -> tuple[int, list[int]]:
@@ -437,10 +509,11 @@ def min_deadwood_after_discard(mask: int) -> int:
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
-    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    table = RUN_DEAD
-    gain = DISCARD_GAIN
+    p = s0 & s1
+    q = s2 & s3
+    t = p & (s2 | s3) | q & (s0 | s1)
     if not t:
+        gain = DISCARD_GAIN
         g = gain[s0]
         x = gain[s1]
         if x < g:
@@ -451,16 +524,19 @@ def min_deadwood_after_discard(mask: int) -> int:
         x = gain[s3]
         if x < g:
             g = x
+        table = RUN_DEAD
         return table[s0] + table[s1] + table[s2] + table[s3] + g
-    if t & (t - 1):
+    if _SEVERAL[t]:
         return _after_discard_several(mask, t)
     dg = _DEAD_GAIN
-    if s0 & s1 & s2 & s3 & t:
-        # A rank of four, taken whole: the four cards leave their suits (c_j, h_j).
-        c0, h0 = dg[s0 ^ t]
-        c1, h1 = dg[s1 ^ t]
-        c2, h2 = dg[s2 ^ t]
-        c3, h3 = dg[s3 ^ t]
+    # The suits without the set rank's cards (c_j, h_j), read from a table: no new ints.
+    w = _DG_WITHOUT[t]
+    c0, h0 = w[s0]
+    c1, h1 = w[s1]
+    c2, h2 = w[s2]
+    c3, h3 = w[s3]
+    if p & q & t:
+        # A rank of four, taken whole: the four cards leave their suits.
         m01 = h0 if h0 < h1 else h1
         m23 = h2 if h2 < h3 else h3
         h = m01 if m01 < m23 else m23
@@ -506,34 +582,21 @@ def min_deadwood_after_discard(mask: int) -> int:
             if v < best:
                 best = v
         return best
-    # A rank of three: no set, or the set (its cards leave their suits).
-    g = gain[s0]
-    x = gain[s1]
-    if x < g:
-        g = x
-    x = gain[s2]
-    if x < g:
-        g = x
-    x = gain[s3]
-    if x < g:
-        g = x
-    best = table[s0] + table[s1] + table[s2] + table[s3] + g
-    keep = ~t
-    q0 = s0 & keep
-    q1 = s1 & keep
-    q2 = s2 & keep
-    q3 = s3 & keep
-    g = gain[q0]
-    x = gain[q1]
-    if x < g:
-        g = x
-    x = gain[q2]
-    if x < g:
-        g = x
-    x = gain[q3]
-    if x < g:
-        g = x
-    v = table[q0] + table[q1] + table[q2] + table[q3] + g
+    # A rank of three: the set (its cards leave their suits), or no set.
+    if h1 < h0:
+        h0 = h1
+    if h3 < h2:
+        h2 = h3
+    v = c0 + c1 + c2 + c3 + (h0 if h0 < h2 else h2)
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
+    if g1 < g0:
+        g0 = g1
+    if g3 < g2:
+        g2 = g3
+    best = a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
     return v if v < best else best
 
 
@@ -663,8 +726,12 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         if kept:
             return value, kept
         return _best_discards_over(mask, exclude, _set_unions(mask, t))
-    if t and (t & (t - 1) or s0 & s1 & s2 & s3 & t):
-        return _best_discards_over(mask, exclude, _set_unions(mask, t))
+    if t:
+        if _SEVERAL[t]:
+            return _best_discards_over(mask, exclude, _set_unions(mask, t))
+        if s0 & s1 & s2 & s3 & t:
+            # (No card of the mask is excluded here.)
+            return _best_discards_four(s0, s1, s2, s3, t)
     table = RUN_DEAD
     gain = DISCARD_GAIN
     g0 = gain[s0]
@@ -726,6 +793,61 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     if g3 == g:
         found |= tied[s3] << 39
     return value, cards_of(found)
+
+
+def _best_discards_four(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:
+    """``best_discards`` for one set rank of four (bit ``t`` in every suit): the six ways to
+    use it (no set, all four, three leaving the card of one suit), each suit's values read
+    from the tables with or without that card, the least deadwood and its discards kept."""
+    dg = _DEAD_GAIN
+    w = _DG_WITHOUT[t]
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
+    c0, h0 = w[s0]
+    c1, h1 = w[s1]
+    c2, h2 = w[s2]
+    c3, h3 = w[s3]
+    q0 = s0 ^ t
+    q1 = s1 ^ t
+    q2 = s2 ^ t
+    q3 = s3 ^ t
+    whole = c0 + c1 + c2 + c3
+    choices = (
+        (s0, s1, s2, s3, a0 + a1 + a2 + a3, g0, g1, g2, g3),
+        (q0, q1, q2, q3, whole, h0, h1, h2, h3),
+        (s0, q1, q2, q3, whole - c0 + a0, g0, h1, h2, h3),
+        (q0, s1, q2, q3, whole - c1 + a1, h0, g1, h2, h3),
+        (q0, q1, s2, q3, whole - c2 + a2, h0, h1, g2, h3),
+        (q0, q1, q2, s3, whole - c3 + a3, h0, h1, h2, g3),
+    )
+    cards = DISCARD_CARDS
+    best = NO_DISCARD
+    found = 0
+    for p0, p1, p2, p3, d, x0, x1, x2, x3 in choices:
+        g = x0
+        if x1 < g:
+            g = x1
+        if x2 < g:
+            g = x2
+        if x3 < g:
+            g = x3
+        v = d + g
+        if v > best or g >= NO_DISCARD:
+            continue
+        got = cards[p0] if x0 == g else 0
+        if x1 == g:
+            got |= cards[p1] << 13
+        if x2 == g:
+            got |= cards[p2] << 26
+        if x3 == g:
+            got |= cards[p3] << 39
+        if v < best:
+            best, found = v, got
+        else:
+            found |= got
+    return best, cards_of(found)
 
 
 def _best_discards_over(mask: int, exclude: int, unions: Iterable[int]) -> tuple[int, list[Card]]:
@@ -951,6 +1073,7 @@ __all__ = [
     "best_discards",
     "deadwood",
     "deadwood_cards",
+    "discards_within",
     "is_meld",
     "is_set",
     "joins_meld",
