@@ -109,6 +109,7 @@ def create_app(
         yield
         await close_rooms(service)
         runner.close()
+        store.close()
 
     # No /docs or /redoc: their pages load script from a CDN, which the policy forbids; /openapi.json stays.
     app = FastAPI(title="Gin Rummy", lifespan=lifespan, docs_url=None, redoc_url=None)
