@@ -427,6 +427,8 @@ class Store:
     def set_ready(self, game_id: str, hand_no: int, seat: int) -> list[int]:
         """A seat is ready for the hand after ``hand_no``; returns every seat ready for it."""
         with self.connection() as c:
+            # The game's row locked first: two seats marked at once on two instances each see the other.
+            c.execute(f"UPDATE games SET status = status WHERE id = {_P}", (game_id,))
             c.execute(
                 f"INSERT INTO ready (game_id, hand_no, seat) VALUES ({_P}, {_P}, {_P}) ON CONFLICT DO NOTHING",
                 (game_id, hand_no, seat),

@@ -44,7 +44,14 @@ def _workers(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
+
     import uvicorn
+
+    # The app's own messages (ginrummy.web: computer moves, other instances) at the same level.
+    level = logging.DEBUG if args.log_level == "trace" else getattr(logging, args.log_level.upper())
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("ginrummy").setLevel(level)
 
     from .app import create_app
     from .inputs import MAX_FRAME

@@ -12,6 +12,12 @@ A game not in memory (after a restart) is rebuilt by replaying its log through t
 (:meth:`~ginrummy.storage.Store.load_match`); the computer is never asked again for a move it
 already made.
 
+Several instances may hold the same game (PostgreSQL, :mod:`~ginrummy.web.cluster`): before each
+change a room catches up with what the others stored (:meth:`GameService.catch_up`), the
+database's primary keys refuse a second writer of the same action or deal (which then catches
+up and answers ``stale``), each change is announced to the other instances, and a computer's move
+is decided only by the instance holding the game's lock.
+
 What goes to a seat is built from ``match.view(seat).to_json()`` plus public facts (names, score
 sheet, who is connected) and facts derived from that seat's own cards (its best melds): never
 from the hand's internals, so the other seat's cards, the stock and the face-down knock discard
@@ -24,6 +30,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,9 +45,10 @@ from ..match import Match
 from ..melds import best_arrangement, deadwood, min_deadwood_after_discard, points
 from ..observation import SeatView
 from ..rules import Rules
-from ..storage import HUMAN, GameRow, SeatRow, Store, final_deadwood, hash_token
+from ..storage import HUMAN, GameRow, SeatRow, Store, Taken, final_deadwood, hash_token
 from ..table import Seat, Table
 from ..words import computer_name, hand_log
+from .cluster import LEAD_RETRY, PRESENCE_TTL, Alone
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
 from .inputs import check_action_text, check_game_id, check_pace, check_seq, choose, clean_name
@@ -72,6 +80,8 @@ class Room:
     last: dict[str, Any] | None = None
     #: The pause before each computer move a person at this table chose (None: the server's own).
     pace: float | None = None
+    #: Seats other instances have connections for: instance -> (seats, when last heard).
+    remote: dict[str, tuple[list[int], float]] = field(default_factory=dict)
     #: The rules as sent in every state message: fixed for the game, so worked out once (and shared
     #: by every message, read only).
     rules_json: dict[str, Any] = field(init=False)
@@ -98,6 +108,13 @@ class Room:
     def is_computer(self, seat: int) -> bool:
         return self.row.computer_seat == seat
 
+    def online(self, seat: int) -> bool:
+        """Whether a person has this seat open here or on another instance heard from lately."""
+        if self.connections[seat]:
+            return True
+        now = time.monotonic()
+        return any(seats[seat] and now - t < PRESENCE_TTL for seats, t in self.remote.values())
+
 
 class GameService:
     """Creates, loads, plays and describes games. One per app."""
@@ -108,10 +125,17 @@ class GameService:
         runner: ComputerRunner,
         computer_delay: float = 0.6,
         deck_for: Callable[[int, int], Sequence[int]] | None = None,
+        cluster: Alone | None = None,
     ) -> None:
-        """``deck_for(hand_no, dealer)``, for tests only, gives each deck instead of a shuffle."""
+        """``deck_for(hand_no, dealer)``, for tests only, gives each deck instead of a shuffle.
+        ``cluster``: the other instances on the same database (none by default)."""
         self.store = store
         self.runner = runner
+        self.cluster = cluster or Alone()
+        #: Games whose computer moves this instance decides now (holds the lock of).
+        self._leading: set[str] = set()
+        #: Catch-up tasks started by other instances' messages (kept so they are not collected mid-run).
+        self._tasks: set[asyncio.Task[None]] = set()
         self.computer_delay = computer_delay
         self.deck_for = deck_for
         self.rooms: dict[str, Room] = {}
@@ -205,8 +229,115 @@ class GameService:
         room = Room(stored.row, stored.match)
         room.commitments = [h.commitment for h in stored.hands]
         room.actions = len(stored.actions)
-        room.ready = [room.is_computer(0), room.is_computer(1)]
+        room.pace = stored.row.pace
+        self._load_ready(room)
         return room
+
+    def _load_ready(self, room: Room) -> None:
+        """The seats ready for the next hand, as stored (a computer always is)."""
+        ready: list[int] = []
+        if room.match.hand is not None and room.match.hand.is_over:
+            ready = self.store.ready(room.row.id, len(room.match.hands) - 1)
+        room.ready = [room.is_computer(s) or s in ready for s in (0, 1)]
+
+    # ------------------------------------------------------------------ other instances
+
+    async def catch_up(self, room: Room) -> None:
+        """Bring the room up to the database (another instance may have played); no-op alone."""
+        if not self.cluster.shared:
+            return
+        async with room.lock:
+            self._follow(room)
+        self.kick_computer(room)
+
+    def _follow(self, room: Room) -> None:
+        """Catch up (under the room's lock) and show this instance's connections what changed."""
+        if self._sync(room):
+            self._tell_here(room)
+
+    def _sync(self, room: Room) -> bool:
+        """Apply what other instances stored since this room last looked: the game's row (names,
+        status, pace), new deals and new actions, replayed through the table (so every rule is
+        checked again), and the seats ready. Under the room's lock. Returns whether anything changed."""
+        if not self.cluster.shared:
+            return False
+        gid = room.row.id
+        try:
+            hands, actions = self.store.actions_since(gid, room.actions, len(room.match.hands))
+            row = self.store.get_game(gid)
+            assert row is not None
+            changed = row != room.row
+            if changed:
+                room.row = row
+                room.pace = row.pace
+                for s in (0, 1):
+                    room.table.seats[s].name = row.names[s]
+            by_no = {h.hand_no: h for h in hands}
+
+            def deal_to(hand_no: int) -> None:
+                while len(room.match.hands) <= hand_no:
+                    h = by_no[len(room.match.hands)]
+                    room.table.start_hand(h.deck)
+                    room.commitments.append(h.commitment)
+                    room.last = None
+
+            for a in actions:
+                deal_to(a.hand_no)
+                room.table.act(a.seat, Action.parse(a.action))
+                room.actions += 1
+                room.last = {"seat": a.seat, "action": room.table.last_seen_by(1 - a.seat)}
+            if hands and (room.match.hand is None or room.match.hand.is_over):
+                deal_to(max(by_no))
+            if actions or hands:
+                changed = True
+            ready = list(room.ready)
+            self._load_ready(room)
+            return changed or ready != room.ready
+        except Exception:  # noqa: BLE001 - a room that cannot follow the log is rebuilt from it
+            log.exception("game %s: replaying another instance's moves failed; reloading it", gid)
+            fresh = self.load(gid)
+            for name in ("row", "match", "table", "actions", "commitments", "ready", "pace", "last"):
+                setattr(room, name, getattr(fresh, name))
+            return True
+
+    def on_message(self, msg: dict[str, Any]) -> None:
+        """Another instance's message (on the event loop): who it has connected, and whether the game changed."""
+        if msg.get("all"):
+            for each in list(self.rooms.values()):
+                self._spawn(self.catch_up(each))
+            return
+        room = self.rooms.get(str(msg.get("g")))
+        if room is None:
+            return
+        seats = msg.get("c")
+        if isinstance(seats, list) and len(seats) == 2:
+            before = [room.online(0), room.online(1)]
+            room.remote[str(msg.get("i"))] = ([int(bool(x)) for x in seats], time.monotonic())
+            if msg.get("h"):  # a new instance on this game: tell it who is here
+                self.cluster.publish(room.row.id, changed=False, connected=self._here(room))
+            if not msg.get("s") and before != [room.online(0), room.online(1)]:
+                self._tell_here(room)
+        if msg.get("s"):
+            self._spawn(self.catch_up(room))
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def announce(self) -> None:
+        """Every few seconds, tell the other instances which seats have connections here."""
+        from .cluster import PRESENCE_EVERY
+
+        while True:
+            await asyncio.sleep(PRESENCE_EVERY)
+            for room in list(self.rooms.values()):
+                if any(room.connections):
+                    self.cluster.publish(room.row.id, changed=False, connected=self._here(room))
+
+    @staticmethod
+    def _here(room: Room) -> list[bool]:
+        return [bool(room.connections[0]), bool(room.connections[1])]
 
     def seat_of(self, room: Room, token: Any) -> int:
         """The seat whose secret this is; refuse anything else."""
@@ -246,6 +377,7 @@ class GameService:
     async def act(self, room: Room, seat: int, text: Any, seq: Any) -> None:
         """A person's action. Raises (and changes nothing) if it is stale, out of turn or illegal."""
         async with room.lock:
+            self._follow(room)
             self._check_fresh(room, seq)
             text = check_action_text(text)
             if room.match.is_over:
@@ -257,12 +389,13 @@ class GameService:
                 raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[1 - seat]} to play")
             action = Action.parse(text)
             self._play(room, seat, action)
-        self.broadcast(room)
         self.kick_computer(room)
+        self.broadcast(room)
 
     async def auto(self, room: Room, seat: int, seq: Any) -> None:
         """Lay out (or defend) with the engine's best choice for this seat: the rules' "offer it automatically"."""
         async with room.lock:
+            self._follow(room)
             self._check_fresh(room, seq)
             hand = room.hand
             if hand.is_over or hand.current != seat:
@@ -270,21 +403,26 @@ class GameService:
             if hand.phase not in LAYOUT_PHASES:
                 raise WebError(409, "not_layout", "the best layout is offered only after a knock, to lay out the melds")
             self._play_all(room, seat, room.table.lay_out)
-        self.broadcast(room)
         self.kick_computer(room)
+        self.broadcast(room)
 
     async def next_hand(self, room: Room, seat: int) -> None:
         """A seat is ready for the next hand; deal when both are (a computer always is)."""
         async with room.lock:
+            self._follow(room)
             if room.match.is_over:
                 raise WebError(409, "game_over", "the game is over: start a new game from the Play page")
             if not room.hand.is_over:
                 return  # a double click, or the other seat already started it
-            room.ready[seat] = True
+            ready = self.store.set_ready(room.row.id, len(room.match.hands) - 1, seat)
+            room.ready = [room.is_computer(s) or s in ready for s in (0, 1)]
             if all(room.ready):
-                self._deal(room)
-        self.broadcast(room)
+                try:
+                    self._deal(room)
+                except Taken:  # another instance dealt it first
+                    self._sync(room)
         self.kick_computer(room)
+        self.broadcast(room)
 
     def _check_fresh(self, room: Room, seq: Any) -> None:
         seq = check_seq(seq)
@@ -310,9 +448,18 @@ class GameService:
             room.actions += 1
 
         room.table.before = store
+        before = room.actions
         try:
-            before = room.actions
             play(seat)
+        except Taken:
+            # Another instance stored this step first: follow the log, and say the move came too late.
+            room.table.before = None
+            self._follow(room)
+            if room.actions == before:
+                raise
+            raise WebError(
+                409, "stale", "the game moved on before this move arrived: the table now shows where the game is"
+            ) from None
         finally:
             room.table.before = None
         if room.actions != before:
@@ -335,6 +482,9 @@ class GameService:
         if room.is_computer(seat):
             raise forbidden("the computer does not set its own pace")
         room.pace = pace
+        if self.cluster.shared:  # the instance deciding the computer's moves may be another one
+            self.store.set_pace(room.row.id, pace)
+            self.broadcast(room)
 
     async def set_name(self, room: Room, seat: int, name: Any) -> None:
         """A seat names itself (a friend joining by link): stored with the seat, shown to both."""
@@ -342,6 +492,7 @@ class GameService:
         if room.is_computer(seat):
             raise forbidden("the computer's name cannot be changed")
         async with room.lock:
+            self._follow(room)
             self.store.set_name(room.row.id, seat, clean)
             self._reload_row(room)
             room.table.seats[seat].name = clean
@@ -357,35 +508,74 @@ class GameService:
             return
         if not self._computer_to_move(room):
             return
+        if self.cluster.shared:
+            # Take the lock now, before the other instances hear of the move: the instance a person
+            # plays on answers them itself (no hop between instances) when the lock is free.
+            self._take_lead(room.row.id)
         room.computer_task = asyncio.create_task(self._computer_loop(room))
+
+    def _take_lead(self, gid: str) -> bool:
+        """Whether this instance decides the game's computer moves now (taking its lock if free)."""
+        leading = self.cluster.lead(gid)
+        if leading and gid not in self._leading:
+            self._leading.add(gid)
+            log.info("game %s: this instance decides the computer's moves", gid)
+        return leading
 
     def _computer_to_move(self, room: Room) -> bool:
         h = room.match.hand
         return h is not None and not h.is_over and h.current == room.row.computer_seat
 
     async def _computer_loop(self, room: Room) -> None:
+        """The computer's moves while it is to move. With other instances holding the game, only
+        the one holding the game's lock decides; the others try again every :data:`LEAD_RETRY`
+        seconds (and so take over when the holder dies), catching up with its moves meanwhile."""
         seat = room.row.computer_seat
         assert seat is not None
+        gid = room.row.id
         try:
             while True:
                 async with room.lock:
+                    changed = self._sync(room)
                     if not self._computer_to_move(room):
+                        if changed:
+                            self._tell_here(room)
                         return
+                    leading = self._take_lead(gid)
+                    if leading and self._sync(room):  # the last holder's final move, stored just now
+                        changed = True
+                        if not self._computer_to_move(room):
+                            self._tell_here(room)
+                            return
                     version = room.version
                     view = room.match.view(seat)
+                if changed:
+                    self._tell_here(room)
+                if not leading:
+                    await asyncio.sleep(LEAD_RETRY)
+                    continue
                 delay = self.computer_delay if room.pace is None else room.pace
                 if delay:
                     await asyncio.sleep(delay)
                 action = await self.runner.decide(room.row.opponent, view)
+                log.info("game %s: the computer decided move %d: %s", gid, version, action)
                 async with room.lock:
                     if room.version != version or not self._computer_to_move(room):
                         continue
-                    self._play(room, seat, action)
+                    try:
+                        self._play(room, seat, action)
+                    except WebError as e:
+                        if e.code != "stale":
+                            raise
+                        continue
                 self.broadcast(room)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - keep the server up; the game resumes on the next message
-            log.exception("computer move failed in game %s", room.row.id)
+            log.exception("computer move failed in game %s", gid)
+        finally:
+            self._leading.discard(gid)
+            self.cluster.release(gid)
 
     async def hint(self, room: Room, seat: int) -> list[dict[str, Any]]:
         async with room.lock:
@@ -399,19 +589,26 @@ class GameService:
     def connect(self, room: Room, seat: int) -> Connection:
         conn = Connection(seat)
         room.connections[seat].add(conn)
-        self.broadcast(room)
+        self._tell_here(room)
+        self.cluster.publish(room.row.id, changed=False, connected=self._here(room), hello=True)
         self.kick_computer(room)
         return conn
 
     def disconnect(self, room: Room, conn: Connection) -> None:
         room.connections[conn.seat].discard(conn)
-        self.broadcast(room)
+        self.broadcast(room, changed=False)
         if room.match.is_over and not any(room.connections):
             # A finished game takes no more actions, so dropping it cannot split its log; it reloads on demand.
             self.rooms.pop(room.row.id, None)
 
-    def broadcast(self, room: Room, ref: tuple[Connection, Any] | None = None) -> None:
-        """Queue each seat's own state to each of its connections (two tabs see the same)."""
+    def broadcast(self, room: Room, ref: tuple[Connection, Any] | None = None, *, changed: bool = True) -> None:
+        """Queue each seat's own state to each of its connections (two tabs see the same), and
+        tell the other instances (``changed``: the game itself changed, not only who is connected)."""
+        self._tell_here(room)
+        self.cluster.publish(room.row.id, changed=changed, connected=self._here(room))
+
+    def _tell_here(self, room: Room) -> None:
+        """Queue each seat's own state to each of this instance's connections of it."""
         for seat in (0, 1):
             conns = room.connections[seat]
             if not conns:
@@ -467,7 +664,7 @@ class GameService:
             "hand_no": len(m.hands),
             "deck_hash": room.commitments[-1] if room.commitments else None,
             "ready": list(room.ready),
-            "connected": [bool(room.connections[0]) or room.is_computer(0), bool(room.connections[1]) or room.is_computer(1)],
+            "connected": [room.online(0) or room.is_computer(0), room.online(1) or room.is_computer(1)],
             "scores": list(m.scores),
             "hands_won": list(m.sheet.hands_won),
             "games": m.sheet.games,

@@ -1,0 +1,146 @@
+"""Two real app instances (``ginrummy serve``) on one PostgreSQL database: a friend game whose two
+players are on different instances, and a computer game held by both, whose computer moves are
+decided once, and taken over by the other instance when the holder is killed with SIGKILL."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from ginrummy.storage import Store
+from ginrummy.web.cluster import LEAD_RETRY
+from instances import Instance, Seat, finished, my_move, start_instance
+
+
+@pytest.fixture
+def pg_db(pg_server: Any) -> str:
+    url: str = pg_server.fresh_url()
+    return url
+
+
+@pytest.fixture
+def pair(pg_db: str, tmp_path: Path) -> Iterator[tuple[Instance, Instance]]:
+    a = start_instance(pg_db, tmp_path, delay=0, name="a")
+    try:
+        b = start_instance(pg_db, tmp_path, delay=0, name="b")
+    except BaseException:
+        a.stop()
+        raise
+    yield a, b
+    a.stop()
+    b.stop()
+
+
+def play_friends(seats: list[Seat], max_rounds: int = 4000) -> dict[str, Any]:
+    """Both seats play; after each round of moves, each socket must receive the new state."""
+    for _ in range(max_rounds):
+        if finished(seats[0].state):
+            return seats[0].state
+        before = [s.state["seq"] for s in seats]
+        ready = [s.state["game"]["ready"] for s in seats]
+        sent = [s.move() for s in seats]
+        assert any(sent), f"nobody could move at seq {before}"
+        for s, seq, was_ready in zip(seats, before, ready, strict=True):
+            # A move changes the version; a single "next" only marks that seat ready (on both instances).
+            s.until(lambda st, seq=seq, was=was_ready: st["seq"] > seq or st["game"]["ready"] != was)
+        top = max(s.state["seq"] for s in seats)  # a layout is several moves: both reach the last
+        for s in seats:
+            s.until(lambda st, top=top: st["seq"] >= top)
+    raise AssertionError("the game did not finish")
+
+
+def test_a_friend_game_with_its_players_on_two_instances(pair: tuple[Instance, Instance], pg_db: str) -> None:
+    a, b = pair
+    g = httpx.post(f"{a.base}/api/games", json={"opponent": "human", "names": ["Ann", "Bo"], "rules": {
+        "preset": "classic", "overrides": {"target": 25}}}).json()
+    ann = Seat(a.ws(g["id"]), g["token"])
+    bo = Seat(b.ws(g["id"]), g["invite_token"])
+    try:
+        # Each sees the other online, though connected to the other instance.
+        ann.until(lambda s: s["game"]["connected"] == [True, True])
+        bo.until(lambda s: s["game"]["connected"] == [True, True])
+        end = play_friends([ann, bo])
+        assert bo.state["seq"] == end["seq"] and bo.state["game"]["final"] == end["game"]["final"]
+        assert bo.state["game"]["sheet"] == end["game"]["sheet"] and len(end["game"]["sheet"]) >= 1
+    finally:
+        ann.close()
+        bo.close()
+    store = Store(pg_db)
+    try:
+        stored = store.load_match(g["id"])  # the log replays through the engine, every seat checked
+        assert stored is not None and stored.match.is_over and stored.row.status == "finished"
+        assert [x.seq for x in stored.actions] == list(range(len(stored.actions)))
+        assert len(stored.actions) + len(stored.hands) == end["seq"]
+    finally:
+        store.close()
+
+
+LEADS = "game {}: this instance decides the computer's moves"
+
+
+def _decided(instance: Instance, game_id: str) -> list[int]:
+    return [int(n) for n in re.findall(rf"game {game_id}: the computer decided move (\d+)", instance.log_text())]
+
+
+def test_computer_moves_are_decided_once_and_taken_over_when_the_holder_dies(pg_db: str, tmp_path: Path) -> None:
+    a = start_instance(pg_db, tmp_path, delay=0.6, name="a")
+    b = start_instance(pg_db, tmp_path, delay=0.6, name="b")
+    try:
+        g = httpx.post(f"{a.base}/api/games", json={"opponent": "simple", "rules": {
+            "preset": "classic", "overrides": {"target": 25}}}).json()
+        gid = g["id"]
+        here = Seat(a.ws(gid), g["token"])  # the same seat open on both instances (two tabs)
+        there = Seat(b.ws(gid), g["token"])
+        here.send({"type": "pace", "seconds": 0})  # the table's pace holds on both instances
+        for _ in range(6):  # both hold the game; each computer move is decided by one of them
+            here.until(my_move)
+            there.until(lambda s, seq=here.state["seq"]: s["seq"] >= seq)
+            if finished(here.state):
+                break
+            here.move()
+            here.until(lambda s, seq=here.state["seq"]: s["seq"] > seq)
+        here.until(my_move)
+        counts = Counter(_decided(a, gid) + _decided(b, gid))
+        assert counts and max(counts.values()) == 1, counts
+        # The person moves on instance a, so a decides the computer's answer: kill it meanwhile.
+        here.send({"type": "pace", "seconds": 1.0})
+        here.next_state()
+        time.sleep(LEAD_RETRY + 0.3)  # b's last try for the lock is over: a, where the person plays, takes it
+        leads = a.log_text().count(LEADS.format(gid))
+        assert here.move()
+        seq = there.until(lambda s, seq=here.state["seq"]: s["seq"] > seq)["seq"]
+        assert a.log_text().count(LEADS.format(gid)) == leads + 1  # a holds the lock, and waits 1 s
+        leads_b = b.log_text().count(LEADS.format(gid))
+        a.kill()
+        here.sock.close()
+        # b takes the computer's move over (its lock was freed with a's connection) and the game goes on.
+        there.until(lambda s: my_move(s) and s["seq"] > seq, timeout=20)
+        assert b.log_text().count(LEADS.format(gid)) == leads_b + 1
+        there.send({"type": "pace", "seconds": 0})
+        for _ in range(3000):
+            if finished(there.state):
+                break
+            if not there.move():
+                there.next_state()
+                continue
+            there.until(lambda s, seq=there.state["seq"]: s["seq"] > seq)
+            there.until(my_move)
+        assert finished(there.state)
+        there.close()
+    finally:
+        a.stop()
+        b.stop()
+    store = Store(pg_db)
+    try:
+        stored = store.load_match(gid)  # nothing lost, nothing twice: the log replays to the end
+        assert stored is not None and stored.match.is_over
+        assert [x.seq for x in stored.actions] == list(range(len(stored.actions)))
+    finally:
+        store.close()
