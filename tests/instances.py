@@ -72,8 +72,8 @@ class Instance:
                 self.kill()
 
 
-def start_instance(db: str, log_dir: Path, *, delay: float = 0.0, name: str = "app") -> Instance:
-    port = free_port()
+def start_instance(db: str, log_dir: Path, *, delay: float = 0.0, name: str = "app", port: int | None = None) -> Instance:
+    port = port or free_port()
     log = log_dir / f"{name}-{port}.log"
     env = {**os.environ, "PYTHONPATH": str(SRC)}
     cmd = [
