@@ -38,6 +38,42 @@ def pair(pg_db: str, tmp_path: Path) -> Iterator[tuple[Instance, Instance]]:
     b.stop()
 
 
+def test_a_move_racing_the_other_instances_notice_is_refused_by_the_database(pg_db: str) -> None:
+    """Two apps on one database both hold a game; the second hears nothing of the first's move
+    (its notice held back) and takes the same move number: the database refuses it, whole."""
+    from fastapi.testclient import TestClient
+
+    from ginrummy.web import autoplay
+    from ginrummy.web.app import create_app
+
+    one = create_app(pg_db, computer_delay=0, compute="inline")
+    two = create_app(pg_db, computer_delay=0, compute="inline")
+    with TestClient(one) as c1, TestClient(two) as c2:
+        g = c1.post("/api/games", json={"opponent": "human"}).json()
+        tokens = [g["token"], g["invite_token"]]
+        s = c1.get(f"/api/games/{g['id']}/state", headers={"X-Seat-Token": tokens[0]}).json()
+        mover = {"X-Seat-Token": tokens[s["view"]["current"]]}
+        s1 = c1.get(f"/api/games/{g['id']}/state", headers=mover).json()
+        s2 = c2.get(f"/api/games/{g['id']}/state", headers=mover).json()
+        assert s1["seq"] == s2["seq"] and s1["view"] == s2["view"]
+        heard: list[Any] = []
+        two.state.games.on_message = heard.append  # the notice is late
+        move = autoplay.respond(s1)
+        assert move is not None and move["type"] == "action"
+        assert c1.post(f"/api/games/{g['id']}/actions", json=move, headers=mover).status_code == 200
+        other = next(a for a in s2["view"]["legal"] if a != move["action"])
+        r = c2.post(f"/api/games/{g['id']}/actions", json={**move, "action": other}, headers=mover)
+        assert r.status_code == 409 and r.json()["error"] == "stale", r.text
+        after = c2.get(f"/api/games/{g['id']}/state", headers=mover).json()  # two has caught up
+        assert after["seq"] == s1["seq"] + 1 and after["log"][-1] == c1.get(
+            f"/api/games/{g['id']}/state", headers=mover).json()["log"][-1]
+    store = Store(pg_db)
+    try:
+        assert [a.action for a in store.actions(g["id"])] == [move["action"]]
+    finally:
+        store.close()
+
+
 def play_friends(seats: list[Seat], max_rounds: int = 4000) -> dict[str, Any]:
     """Both seats play; after each round of moves, each socket must receive the new state."""
     for _ in range(max_rounds):

@@ -109,7 +109,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        cluster.start(asyncio.get_running_loop(), service.on_message)
+        cluster.start(asyncio.get_running_loop(), lambda msg: service.on_message(msg))
         announcing = asyncio.create_task(service.announce()) if cluster.shared else None
         yield
         if announcing is not None:

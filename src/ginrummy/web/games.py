@@ -82,6 +82,9 @@ class Room:
     pace: float | None = None
     #: Seats other instances have connections for: instance -> (seats, when last heard).
     remote: dict[str, tuple[list[int], float]] = field(default_factory=dict)
+    #: Another instance changed the game since this room last read the database (it catches up
+    #: before its next change; a change racing the notice is refused by the database and caught up then).
+    dirty: bool = False
     #: The rules as sent in every state message: fixed for the game, so worked out once (and shared
     #: by every message, read only).
     rules_json: dict[str, Any] = field(init=False)
@@ -259,12 +262,14 @@ class GameService:
         """Apply what other instances stored since this room last looked: the game's row (names,
         status, pace), new deals and new actions, replayed through the table (so every rule is
         checked again), and the seats ready. Under the room's lock. Returns whether anything changed."""
-        if not self.cluster.shared:
+        if not self.cluster.shared or not room.dirty:
             return False
+        room.dirty = False  # a notice arriving while this reads marks it again
         gid = room.row.id
         try:
-            hands, actions = self.store.actions_since(gid, room.actions, len(room.match.hands))
-            row = self.store.get_game(gid)
+            with self.store.connection():  # one transaction: the rows of one moment
+                hands, actions = self.store.actions_since(gid, room.actions, len(room.match.hands))
+                row = self.store.get_game(gid)
             assert row is not None
             changed = row != room.row
             if changed:
@@ -304,11 +309,14 @@ class GameService:
         """Another instance's message (on the event loop): who it has connected, and whether the game changed."""
         if msg.get("all"):
             for each in list(self.rooms.values()):
+                each.dirty = True
                 self._spawn(self.catch_up(each))
             return
         room = self.rooms.get(str(msg.get("g")))
         if room is None:
             return
+        if msg.get("s"):
+            room.dirty = True
         seats = msg.get("c")
         if isinstance(seats, list) and len(seats) == 2:
             before = [room.online(0), room.online(1)]
@@ -317,7 +325,7 @@ class GameService:
                 self.cluster.publish(room.row.id, changed=False, connected=self._here(room))
             if not msg.get("s") and before != [room.online(0), room.online(1)]:
                 self._tell_here(room)
-        if msg.get("s"):
+        if msg.get("s") and any(room.connections):  # a room nobody watches here catches up when next used
             self._spawn(self.catch_up(room))
 
     def _spawn(self, work: Any) -> None:
@@ -420,6 +428,7 @@ class GameService:
                 try:
                     self._deal(room)
                 except Taken:  # another instance dealt it first
+                    room.dirty = True
                     self._sync(room)
         self.kick_computer(room)
         self.broadcast(room)
@@ -454,6 +463,7 @@ class GameService:
         except Taken:
             # Another instance stored this step first: follow the log, and say the move came too late.
             room.table.before = None
+            room.dirty = True
             self._follow(room)
             if room.actions == before:
                 raise
@@ -511,14 +521,19 @@ class GameService:
         if self.cluster.shared:
             # Take the lock now, before the other instances hear of the move: the instance a person
             # plays on answers them itself (no hop between instances) when the lock is free.
-            self._take_lead(room.row.id)
+            self._take_lead(room)
         room.computer_task = asyncio.create_task(self._computer_loop(room))
 
-    def _take_lead(self, gid: str) -> bool:
-        """Whether this instance decides the game's computer moves now (taking its lock if free)."""
+    def _take_lead(self, room: Room) -> bool:
+        """Whether this instance decides the game's computer moves now (taking its lock if free).
+
+        Newly taken, the room reads the database before deciding: the last holder's moves are
+        stored before it let go, so this instance never decides a move already decided."""
+        gid = room.row.id
         leading = self.cluster.lead(gid)
         if leading and gid not in self._leading:
             self._leading.add(gid)
+            room.dirty = True
             log.info("game %s: this instance decides the computer's moves", gid)
         return leading
 
@@ -536,17 +551,12 @@ class GameService:
         try:
             while True:
                 async with room.lock:
+                    leading = self._take_lead(room)
                     changed = self._sync(room)
                     if not self._computer_to_move(room):
                         if changed:
                             self._tell_here(room)
                         return
-                    leading = self._take_lead(gid)
-                    if leading and self._sync(room):  # the last holder's final move, stored just now
-                        changed = True
-                        if not self._computer_to_move(room):
-                            self._tell_here(room)
-                            return
                     version = room.version
                     view = room.match.view(seat)
                 if changed:
