@@ -205,6 +205,12 @@ class Store:
     def close(self) -> None:
         self._db.close()
 
+    def ensure_table(self, ddl: str) -> None:
+        """Create another module's table (``CREATE TABLE IF NOT EXISTS``) while no other process
+        changes the schema: two instances starting at once on one PostgreSQL database cannot collide."""
+        with self._db.begin_schema() as c:
+            c.execute(ddl)
+
     def connection(self) -> AbstractContextManager[Any]:
         """A connection inside a transaction that commits on exit (rolls back on an exception);
         nested use joins the outer transaction. Its ``execute`` takes ``?`` placeholders on both databases."""

@@ -103,6 +103,7 @@ def create_app(
     ``deck_for(hand_no, dealer)`` deals fixed decks instead of shuffling: for tests only (no
     command line option or request reaches it)."""
     store = Store(db_path)
+    scorekeeper_routes.create_tables(store)
     runner = ComputerRunner(compute, workers)
     cluster = cluster_for(str(db_path), store.dialect)
     service = GameService(store, runner, computer_delay, deck_for, cluster)

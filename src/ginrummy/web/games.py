@@ -568,7 +568,8 @@ class GameService:
                 if delay:
                     await asyncio.sleep(delay)
                 action = await self.runner.decide(room.row.opponent, view)
-                log.info("game %s: the computer decided move %d: %s", gid, version, action)
+                # Not the action itself: a knock's discard is face down.
+                log.info("game %s: the computer decided move %d", gid, version)
                 async with room.lock:
                     if room.version != version or not self._computer_to_move(room):
                         continue
