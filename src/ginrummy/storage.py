@@ -406,11 +406,10 @@ class Store:
         """Append one action. The primary key (game, seq) refuses a second writer of the same step
         (another instance that played it first): :class:`Taken`."""
         try:
-            with self.connection() as c:
-                c.execute(
-                    f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) VALUES ({', '.join([_P] * 6)})",
-                    (game_id, seq, hand_no, seat, action, time.time()),
-                )
+            self._db.write(
+                f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) VALUES ({', '.join([_P] * 6)})",
+                (game_id, seq, hand_no, seat, action, time.time()),
+            )
         except Exception as e:
             if self._db.is_duplicate(e):
                 raise Taken(f"game {game_id}: action {seq} is already stored") from None
