@@ -104,10 +104,21 @@ class Seat:
                 return msg
             assert msg["type"] != "error" or msg["error"] == "stale", msg
 
+    def drain(self) -> None:
+        """Read every message already sent (the state is then the newest)."""
+        while True:
+            try:
+                self.next_state(timeout=0.2)
+            except TimeoutError:
+                return
+
     def until(self, pred: Any, timeout: float = 15) -> dict[str, Any]:
         end = time.monotonic() + timeout
         while not pred(self.state):
-            assert time.monotonic() < end, f"waited {timeout} s for a state: last seq {self.state['seq']}"
+            v = self.state["view"]
+            assert time.monotonic() < end, (
+                f"waited {timeout} s for a state: last seq {self.state['seq']}, phase {v['phase']}, current {v['current']}"
+            )
             self.next_state(max(0.01, end - time.monotonic()))
         return self.state
 

@@ -147,10 +147,11 @@ def test_computer_moves_are_decided_once_and_taken_over_when_the_holder_dies(pg_
         assert counts and max(counts.values()) == 1, counts
         # The person moves on instance a, so a decides the computer's answer: kill it meanwhile.
         here.send({"type": "pace", "seconds": 1.0})
-        here.next_state()
         time.sleep(LEAD_RETRY + 0.3)  # b's last try for the lock is over: a, where the person plays, takes it
+        here.drain()
+        here.until(my_move)
         leads = a.log_text().count(LEADS.format(gid))
-        assert here.move()
+        assert here.move(), here.state["view"]
         seq = there.until(lambda s, seq=here.state["seq"]: s["seq"] > seq)["seq"]
         assert a.log_text().count(LEADS.format(gid)) == leads + 1  # a holds the lock, and waits 1 s
         leads_b = b.log_text().count(LEADS.format(gid))
