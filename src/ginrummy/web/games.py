@@ -300,10 +300,15 @@ class GameService:
             return changed or ready != room.ready
         except Exception:  # noqa: BLE001 - a room that cannot follow the log is rebuilt from it
             log.exception("game %s: replaying another instance's moves failed; reloading it", gid)
-            fresh = self.load(gid)
-            for name in ("row", "match", "table", "actions", "commitments", "ready", "pace", "last"):
-                setattr(room, name, getattr(fresh, name))
+            self._rebuild(room)
             return True
+
+    def _rebuild(self, room: Room) -> None:
+        """Replay the room from the database in place (its connections and lock stay)."""
+        fresh = self.load(room.row.id)
+        for name in ("row", "match", "table", "actions", "commitments", "ready", "pace", "last"):
+            setattr(room, name, getattr(fresh, name))
+        room.dirty = False
 
     def on_message(self, msg: dict[str, Any]) -> None:
         """Another instance's message (on the event loop): who it has connected, and whether the game changed."""
@@ -459,24 +464,29 @@ class GameService:
         room.table.before = store
         before = room.actions
         try:
-            play(seat)
-        except Taken:
-            # Another instance stored this step first: follow the log, and say the move came too late.
+            # One transaction: a layout's several actions, and the hand's and the game's end with
+            # the last one, are stored together or not at all (an instance dying between them
+            # cannot leave a hand over in the log but not in the hands).
+            with self.store.connection():
+                play(seat)
+                if room.actions != before:
+                    # The last step as the other seat may read it (a stock card or knock discard hidden).
+                    room.last = {"seat": seat, "action": room.table.last_seen_by(1 - seat)}
+                if hand.is_over:
+                    self._hand_over(room, hand, hand_no)
+        except BaseException as e:
             room.table.before = None
-            room.dirty = True
-            self._follow(room)
-            if room.actions == before:
-                raise
-            raise WebError(
-                409, "stale", "the game moved on before this move arrived: the table now shows where the game is"
-            ) from None
+            if room.actions != before or isinstance(e, Taken):
+                self._rebuild(room)  # what this room applied was rolled back: follow the log again
+                self._tell_here(room)
+            if isinstance(e, Taken):
+                # Another instance stored this step first: say the move came too late.
+                raise WebError(
+                    409, "stale", "the game moved on before this move arrived: the table now shows where the game is"
+                ) from None
+            raise
         finally:
             room.table.before = None
-        if room.actions != before:
-            # The last step as the other seat may read it (a stock card or knock discard hidden).
-            room.last = {"seat": seat, "action": room.table.last_seen_by(1 - seat)}
-        if hand.is_over:
-            self._hand_over(room, hand, hand_no)
 
     def _hand_over(self, room: Room, hand: Hand, hand_no: int) -> None:
         assert hand.result is not None
