@@ -295,7 +295,7 @@ class GameService(Follower):
                 raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[1 - seat]} to play")
             action = Action.parse(text)
             self._play(room, seat, action)
-        self.kick_computer(room)
+        self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
     async def auto(self, room: Room, seat: int, seq: Any) -> None:
@@ -309,7 +309,7 @@ class GameService(Follower):
             if hand.phase not in LAYOUT_PHASES:
                 raise WebError(409, "not_layout", "the best layout is offered only after a knock, to lay out the melds")
             self._play_all(room, seat, room.table.lay_out)
-        self.kick_computer(room)
+        self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
     async def next_hand(self, room: Room, seat: int) -> None:
@@ -328,7 +328,7 @@ class GameService(Follower):
                 except Taken:  # another instance dealt it first
                     room.dirty = True
                     self._sync(room)
-        self.kick_computer(room)
+        self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
     def _check_fresh(self, room: Room, seq: Any) -> None:
@@ -413,8 +413,9 @@ class GameService(Follower):
 
     # ------------------------------------------------------------------ the computer
 
-    def kick_computer(self, room: Room) -> None:
-        """Start the computer's turn in the background if it is its move (or its deal)."""
+    def kick_computer(self, room: Room, *, fresh: bool = False) -> None:
+        """Start the computer's turn in the background if it is its move (or its deal); ``fresh``:
+        this room has just stored the game's newest change itself."""
         if room.row.computer_seat is None:
             return
         if room.computer_task is not None and not room.computer_task.done():
@@ -424,7 +425,7 @@ class GameService(Follower):
         if self.cluster.shared:
             # Take the lock now, before the other instances hear of the move: the instance a person
             # plays on answers them itself (no hop between instances) when the lock is free.
-            self._take_lead(room)
+            self._take_lead(room, fresh=fresh)
         room.computer_task = asyncio.create_task(self._computer_loop(room))
 
     def _computer_to_move(self, room: Room) -> bool:

@@ -41,7 +41,7 @@ class Follower:
     def _tell_here(self, room: Room) -> None:
         raise NotImplementedError
 
-    def kick_computer(self, room: Room) -> None:
+    def kick_computer(self, room: Room, *, fresh: bool = False) -> None:
         raise NotImplementedError
 
     async def catch_up(self, room: Room) -> None:
@@ -151,15 +151,18 @@ class Follower:
     def _here(room: Room) -> list[bool]:
         return [bool(room.connections[0]), bool(room.connections[1])]
 
-    def _take_lead(self, room: Room) -> bool:
+    def _take_lead(self, room: Room, *, fresh: bool = False) -> bool:
         """Whether this instance decides the game's computer moves now (taking its lock if free).
 
         Newly taken, the room reads the database before deciding: the last holder's moves are
-        stored before it let go, so this instance never decides a move already decided."""
+        stored before it let go, so this instance never decides a move already decided. Not when
+        ``fresh``: this room itself has just stored the newest move (so it has every one before
+        it), and nobody stores a computer's move but the lock's holder."""
         gid = room.row.id
         leading = self.cluster.lead(gid)
         if leading and gid not in self._leading:
             self._leading.add(gid)
-            room.dirty = True
+            if not fresh:
+                room.dirty = True
             log.info("game %s: this instance decides the computer's moves", gid)
         return leading
