@@ -14,17 +14,23 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 # The tests also need the dev tools, the peer engines they compare with (OpenSpiel, RLCard), the
-# environments' libraries (Gymnasium, PettingZoo), Ray for the arena's cluster backend and
-# Debian's chromium for the browser tests: installed here when missing (as root), else a clear stop.
+# environments' libraries (Gymnasium, PettingZoo), Ray for the arena's cluster backend, psycopg for
+# PostgreSQL, and Debian's chromium (browser tests), postgresql (the store on a real server) and
+# nginx (instances behind one address): installed here when missing (as root), else a clear stop.
 $(TEST_STAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[web,tui,dev,peers,envs,ray]'
-	@test -x /usr/bin/chromium || { \
+	$(BIN)/python -m pip install -q -e '.[web,tui,dev,peers,envs,ray,pg]'
+	@missing=""; \
+	test -x /usr/bin/chromium || missing="$$missing chromium"; \
+	ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$$missing postgresql"; \
+	test -x /usr/sbin/nginx || missing="$$missing nginx"; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing Debian's chromium for the browser tests"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	    echo "installing Debian's$$missing for the tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
 	  else \
-	    echo "the browser tests need /usr/bin/chromium: run 'sudo apt-get install chromium' (or make test as root)"; exit 1; \
-	  fi; }
+	    echo "the tests need Debian's$$missing: run 'sudo apt-get install$$missing' (or make test as root)"; exit 1; \
+	  fi; \
+	fi
 	touch $(TEST_STAMP)
 
 install: $(STAMP)

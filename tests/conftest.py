@@ -207,3 +207,32 @@ def reference_history(h: Hand, seat: int) -> tuple[list[Event], list[int], list[
             elif k is Kind.PASS and step.seat == opp and pile:
                 declined.append(pile[-1])
     return events, discards, taken, declined, draws
+
+
+# -- the games store on both databases ---------------------------------------------------------
+
+import pytest  # noqa: E402
+
+#: The databases the storage and web tests run on (``store_target``): every one, never skipped.
+BACKENDS = ("sqlite", "postgresql")
+
+
+@pytest.fixture(scope="session")
+def pg_server():  # type: ignore[no-untyped-def]
+    """One real PostgreSQL server for the whole session (tests/pg_server.py); fails, never skips, when missing."""
+    import pg_server as pg
+
+    try:
+        server = pg.start()
+    except RuntimeError as e:
+        pytest.fail(str(e), pytrace=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=BACKENDS)
+def store_target(request, tmp_path):  # type: ignore[no-untyped-def]
+    """What ``Store``/``create_app`` open: a SQLite file, or an empty schema of the session's PostgreSQL."""
+    if request.param == "sqlite":
+        return str(tmp_path / "games.sqlite3")
+    return request.getfixturevalue("pg_server").fresh_url()

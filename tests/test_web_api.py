@@ -16,12 +16,18 @@ from ginrummy.web.app import create_app  # noqa: E402
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
+def db(store_target: str) -> str:
+    """The games store, on each database (conftest.py's ``store_target``)."""
+    return store_target
+
+
+@pytest.fixture
+def sqlite_db(tmp_path: Path) -> Path:
     return tmp_path / "games.sqlite3"
 
 
 @pytest.fixture
-def client(db: Path) -> Iterator[TestClient]:
+def client(db: str) -> Iterator[TestClient]:
     app = create_app(db, computer_delay=0, compute="thread")
     with TestClient(app) as c:
         yield c
@@ -96,7 +102,7 @@ def test_state_needs_the_seat_token(client: TestClient) -> None:
     assert client.get("/api/games/doesnotexist/state", headers=headers).status_code == 404
 
 
-def test_errors_are_clear_and_change_nothing(client: TestClient, db: Path) -> None:
+def test_errors_are_clear_and_change_nothing(client: TestClient) -> None:
     gid, headers = new_game(client, rules={"preset": "classic", "overrides": {"first_dealer": "random"}})
     s = wait_my_move(client, gid, headers)
     seq = s["seq"]
@@ -175,7 +181,7 @@ def test_whole_game_history_stats_replay_record(client: TestClient) -> None:
     assert again.is_over and list(again.final().totals) == final["totals"]
 
 
-def test_resume_after_restart_replays_without_asking_the_computer(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_resume_after_restart_replays_without_asking_the_computer(db: str, monkeypatch: pytest.MonkeyPatch) -> None:
     app = create_app(db, computer_delay=0, compute="thread")
     with TestClient(app) as c:
         gid, headers = new_game(c)
@@ -213,7 +219,13 @@ def test_resume_after_restart_replays_without_asking_the_computer(db: Path, monk
         {"preset": "classic", "overrides": {"next_dealer": "alternate", "knock_limit": 5, "target": 30}},
     ],
 )
-def test_variants_play_to_the_end(client: TestClient, rules: dict[str, Any]) -> None:
+def test_variants_play_to_the_end(sqlite_db: Path, rules: dict[str, Any]) -> None:
+    """The rules, not the database, vary here: one database is enough."""
+    with TestClient(create_app(sqlite_db, computer_delay=0, compute="thread")) as client:
+        _play_variant(client, rules)
+
+
+def _play_variant(client: TestClient, rules: dict[str, Any]) -> None:
     if rules["preset"] != "classic":
         rules = {**rules, "overrides": {"target": 30}}
     gid, headers = new_game(client, rules=rules, opponent="random")
@@ -287,7 +299,8 @@ def _old_schema_db(path: Path) -> list[tuple[str, int]]:
     return out
 
 
-def test_old_schema_file_is_migrated_and_its_games_play_on(db: Path) -> None:
+def test_old_schema_file_is_migrated_and_its_games_play_on(sqlite_db: Path) -> None:
+    db = sqlite_db
     import sqlite3
 
     from ginrummy.storage import SCHEMA_VERSION, Store
@@ -328,9 +341,7 @@ def test_old_schema_file_is_migrated_and_its_games_play_on(db: Path) -> None:
         Store(db)
 
 
-def test_store_keeps_seats_as_rows_and_checks_them_on_replay(client: TestClient, db: Path) -> None:
-    import sqlite3
-
+def test_store_keeps_seats_as_rows_and_checks_them_on_replay(client: TestClient, db: str) -> None:
     from ginrummy.storage import Store, StoreError
 
     g = client.post("/api/games", json={"opponent": "human", "names": ["Ann", "Bo"]}).json()
@@ -346,10 +357,8 @@ def test_store_keeps_seats_as_rows_and_checks_them_on_replay(client: TestClient,
     assert stored is not None and [a.seat for a in stored.actions] == [mover]
     assert [seat.name for seat in stored.row.seats] == ["Ann", "Bo"] and stored.row.computer_seat is None
     assert store.load_match("nosuchgame") is None
-    conn = sqlite3.connect(db)
-    conn.execute("UPDATE actions SET seat = ? WHERE game_id = ?", (1 - mover, gid))
-    conn.commit()
-    conn.close()
+    with store.connection() as conn:
+        conn.execute("UPDATE actions SET seat = ? WHERE game_id = ?", (1 - mover, gid))
     with pytest.raises(StoreError, match="stored for seat"):
         store.load_match(gid)
     store.close()

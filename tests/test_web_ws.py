@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,8 +14,9 @@ from ginrummy.web.app import create_app
 
 
 @pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(tmp_path / "ws.sqlite3", computer_delay=0, compute="thread")
+def client(store_target: str) -> Iterator[TestClient]:
+    """The app on each database (conftest.py's ``store_target``)."""
+    app = create_app(store_target, computer_delay=0, compute="thread")
     with TestClient(app) as c:
         yield c
 

@@ -1,4 +1,4 @@
-"""The games store (one SQLite file): games, their seats, each hand's deck, and an append-only log
+"""The games store (a SQLite file, or a PostgreSQL database): games, their seats, each hand's deck, and an append-only log
 of actions. The web app, ``ginrummy play`` and ``ginrummy tui`` keep their games here, so one
 history holds them all; it needs nothing but the standard library (no web extra).
 
@@ -15,8 +15,9 @@ Every action is appended (and committed) *before* the server acknowledges it, so
 a dropped connection or a killed server resumes exactly where the game was.
 
 Seats are rows (``seats``: game, seat, token hash, name, player), not columns of ``games``, so
-a game can have any number of them. The schema's version is the file's ``PRAGMA user_version``;
-a file of an older version is migrated when it is opened (:data:`SCHEMA_VERSION`).
+a game can have any number of them. The schema's version is the file's ``PRAGMA user_version``
+(PostgreSQL: the ``schema_version`` table); a database of an older version is migrated when it
+is opened (:data:`SCHEMA_VERSION`).
 
 Undo never rewrites a log: a game whose last moves are taken back continues as a *new* game row
 holding the same seats, hands and the actions kept (:meth:`Store.continue_game`); the old row's
@@ -28,8 +29,9 @@ whether undo is allowed, and the game it replaces; :meth:`Store.last_unfinished`
 ``abandoned`` (left without keeping it).
 
 All SQL lives in this module, behind methods, and in :mod:`~ginrummy.storage_schema` (the tables
-and their migrations), with the parameter style in one place (:data:`_P`), so another database
-(PostgreSQL) could replace SQLite by reimplementing these two. Other routers (the scorekeeper) may create their own tables through
+and their migrations), written once with ``?`` placeholders; :mod:`~ginrummy.storage_backend`
+runs it on SQLite (a file path, the default) or PostgreSQL (a ``postgresql://`` URL, several app
+instances on one database). Other routers (the scorekeeper) may create their own tables through
 :meth:`Store.connection`.
 """
 
@@ -37,14 +39,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import sqlite3
-import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from .cards import card_str
 from .dealing import team_round, three_pairing
@@ -54,6 +54,7 @@ from .hand import Hand
 from .match import Match
 from .melds import deadwood
 from .record import FORMAT, ReplayObserver, game_from_record
+from .storage_backend import Database, open_database
 from .storage_schema import _GAME_COLUMNS, _P, SCHEMA_VERSION, upgrade
 from .storage_schema import HUMAN as HUMAN
 
@@ -69,6 +70,11 @@ TERMINAL_CLIENTS = ("play", "tui")
 class StoreError(Exception):
     """A database file this code cannot use (written by a newer version), or a stored game that
     does not replay as stored."""
+
+
+class Taken(StoreError):
+    """That action (or deal) is already stored: another writer, such as a second app instance on
+    the same database, stored it first. Nothing was written."""
 
 
 def hash_token(token: str) -> str:
@@ -108,6 +114,8 @@ class GameRow:
     final: dict[str, Any] | None
     #: Open to everyone (replay, record, public facts) because a player shared it.
     shared: bool = False
+    #: The pause before each computer move a person at this table chose (None: the server's own).
+    pace: float | None = None
 
     def seat_of_player(self, player_hash: str) -> int | None:
         """The first seat this identity plays in this game, if any."""
@@ -178,73 +186,49 @@ class StoredGame:
 
 
 class Store:
-    """SQLite store. One connection shared by the app, serialised by a lock.
-
-    WAL mode with ``synchronous=NORMAL``: a commit survives the server process being killed
-    (the issue's durability need) and costs microseconds, so writing before each ack is cheap
-    enough to do on the event loop.
+    """The games store on one database (:mod:`~ginrummy.storage_backend`): a SQLite file by
+    default, or a PostgreSQL database for a ``postgresql://`` URL (several app instances at once).
     """
 
     def __init__(self, path: str | Path) -> None:
-        self.path = str(path)
-        if self.path != ":memory:":
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-        self._lock = threading.RLock()
-        self._depth = 0
-        self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.execute("PRAGMA foreign_keys=ON")
+        self._db = open_database(path)
+        #: The file's path, or the database's URL without its password.
+        self.path = self._db.label
         self._open_schema()
 
-    def _open_schema(self) -> None:
-        """Create the tables, or bring an older file up to :data:`SCHEMA_VERSION`, in one transaction.
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self._db.dialect
 
-        ``BEGIN IMMEDIATE``: two servers opening the same old file cannot both migrate it.
-        """
-        with self._lock:
-            c = self._conn
-            c.execute("BEGIN IMMEDIATE")
-            try:
-                version = c.execute("PRAGMA user_version").fetchone()[0]
-                if version > SCHEMA_VERSION:
-                    raise StoreError(
-                        f"{self.path} has schema version {version}, newer than this ginrummy reads ({SCHEMA_VERSION})"
-                    )
-                upgrade(c, version)
-            except BaseException:
-                c.execute("ROLLBACK")
-                raise
-            c.execute("COMMIT")
+    @property
+    def database(self) -> Database:
+        return self._db
+
+    def _open_schema(self) -> None:
+        """Create the tables, or bring an older database up to :data:`SCHEMA_VERSION`, in one
+        transaction that no other process migrates in at the same time."""
+        with self._db.begin_schema() as c:
+            version = self._db.version(c)
+            if version > SCHEMA_VERSION:
+                raise StoreError(
+                    f"{self.path} has schema version {version}, newer than this ginrummy reads ({SCHEMA_VERSION})"
+                )
+            upgrade(self._db, c, version)
 
     def close(self) -> None:
-        with self._lock:
-            self._conn.close()
+        self._db.close()
 
-    @contextmanager
-    def connection(self) -> Iterator[sqlite3.Connection]:
-        """A connection inside a transaction that commits on exit (rolls back on an exception)."""
-        with self._lock:
-            c = self._conn
-            if self._depth:
-                # Nested use (a router calling a Store method inside its own transaction): one transaction.
-                self._depth += 1
-                try:
-                    yield c
-                finally:
-                    self._depth -= 1
-                return
-            c.execute("BEGIN")
-            self._depth = 1
-            try:
-                yield c
-            except BaseException:
-                c.execute("ROLLBACK")
-                raise
-            else:
-                c.execute("COMMIT")
-            finally:
-                self._depth = 0
+    def ensure_table(self, ddl: str) -> None:
+        """Create another module's table (``CREATE TABLE IF NOT EXISTS``) while no other process
+        changes the schema: two instances starting at once on one PostgreSQL database cannot collide."""
+        with self._db.begin_schema() as c:
+            c.execute(ddl)
+
+    def connection(self) -> AbstractContextManager[Any]:
+        """A connection inside a transaction that commits on exit (rolls back on an exception);
+        nested use joins the outer transaction. Its ``execute`` takes ``?`` placeholders on both databases."""
+        return cast(AbstractContextManager[Any], self._db.transaction())
 
     # -- games ---------------------------------------------------------------------------
 
@@ -400,14 +384,21 @@ class Store:
     # -- hands and actions -----------------------------------------------------------------
 
     def add_hand(self, game_id: str, hand_no: int, dealer: int, deck: list[int], nonce: str) -> str:
-        """Store a dealt hand before anyone sees it; returns its commitment (to publish)."""
+        """Store a dealt hand before anyone sees it; returns its commitment (to publish).
+
+        The primary key (game, hand) refuses a second deal of the same hand: :class:`Taken`."""
         digest = commitment(game_id, hand_no + 1, nonce, deck)
-        with self.connection() as c:
-            c.execute(
-                "INSERT INTO hands (game_id, hand_no, dealer, deck, nonce, commitment, scheme) "
-                f"VALUES ({', '.join([_P] * 7)})",
-                (game_id, hand_no, dealer, json.dumps(deck), nonce, digest, SCHEME),
-            )
+        try:
+            with self.connection() as c:
+                c.execute(
+                    "INSERT INTO hands (game_id, hand_no, dealer, deck, nonce, commitment, scheme) "
+                    f"VALUES ({', '.join([_P] * 7)})",
+                    (game_id, hand_no, dealer, json.dumps(deck), nonce, digest, SCHEME),
+                )
+        except Exception as e:
+            if self._db.is_duplicate(e):
+                raise Taken(f"game {game_id}: hand {hand_no + 1} is already dealt") from None
+            raise
         return digest
 
     def end_hand(self, game_id: str, hand_no: int, result: dict[str, Any], deadwood: list[int]) -> None:
@@ -426,12 +417,58 @@ class Store:
         return [_hand(r) for r in rows]
 
     def append_action(self, game_id: str, seq: int, hand_no: int, seat: int, action: str) -> None:
-        """Append one action. The primary key (game, seq) refuses a second writer of the same step."""
-        with self.connection() as c:
-            c.execute(
+        """Append one action. The primary key (game, seq) refuses a second writer of the same step
+        (another instance that played it first): :class:`Taken`."""
+        try:
+            self._db.write(
                 f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) VALUES ({', '.join([_P] * 6)})",
                 (game_id, seq, hand_no, seat, action, time.time()),
             )
+        except Exception as e:
+            if self._db.is_duplicate(e):
+                raise Taken(f"game {game_id}: action {seq} is already stored") from None
+            raise
+
+    def actions_since(self, game_id: str, seq: int, hand_no: int) -> tuple[list[HandRow], list[ActionRow]]:
+        """The hands from ``hand_no`` and the actions from ``seq`` on, in one transaction: what
+        another instance stored since this one last looked."""
+        with self.connection() as c:
+            hands = c.execute(
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE game_id = {_P} AND hand_no >= {_P} ORDER BY hand_no",
+                (game_id, hand_no),
+            ).fetchall()
+            actions = c.execute(
+                f"SELECT seq, hand_no, seat, action FROM actions WHERE game_id = {_P} AND seq >= {_P} ORDER BY seq",
+                (game_id, seq),
+            ).fetchall()
+        return [_hand(r) for r in hands], [ActionRow(*r) for r in actions]
+
+    def set_ready(self, game_id: str, hand_no: int, seat: int) -> list[int]:
+        """A seat is ready for the hand after ``hand_no``; returns every seat ready for it."""
+        with self.connection() as c:
+            # The game's row locked first: two seats marked at once on two instances each see the other.
+            c.execute(f"UPDATE games SET status = status WHERE id = {_P}", (game_id,))
+            c.execute(
+                f"INSERT INTO ready (game_id, hand_no, seat) VALUES ({_P}, {_P}, {_P}) ON CONFLICT DO NOTHING",
+                (game_id, hand_no, seat),
+            )
+            return self._ready(c, game_id, hand_no)
+
+    def ready(self, game_id: str, hand_no: int) -> list[int]:
+        """The seats ready for the hand after ``hand_no``."""
+        with self.connection() as c:
+            return self._ready(c, game_id, hand_no)
+
+    @staticmethod
+    def _ready(c: Any, game_id: str, hand_no: int) -> list[int]:
+        rows = c.execute(
+            f"SELECT seat FROM ready WHERE game_id = {_P} AND hand_no = {_P} ORDER BY seat", (game_id, hand_no)
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    def set_pace(self, game_id: str, pace: float | None) -> None:
+        with self.connection() as c:
+            c.execute(f"UPDATE games SET pace = {_P} WHERE id = {_P}", (pace, game_id))
 
     def actions(self, game_id: str) -> list[ActionRow]:
         with self.connection() as c:
@@ -559,7 +596,7 @@ def _hand(r: Sequence[Any]) -> HandRow:
     return HandRow(r[0], r[1], json.loads(r[2]), r[3], _loads(r[4]), _loads(r[5]), r[6], r[7])
 
 
-def _with_seats(c: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
+def _with_seats(c: Any, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
     """Game rows (in :data:`_GAME_COLUMNS` order) with their seats, read in one query."""
     if not rows:
         return []
@@ -583,6 +620,7 @@ def _with_seats(c: sqlite3.Connection, rows: Sequence[tuple[Any, ...]]) -> list[
             status=r[6],
             final=_loads(r[7]),
             shared=bool(r[8]),
+            pace=r[9],
         )
         for r in rows
     ]

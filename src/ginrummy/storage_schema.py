@@ -7,12 +7,16 @@ Kept apart from the reads and writes so each stays short; nothing here is used b
 from __future__ import annotations
 
 import json
-import sqlite3
+from typing import TYPE_CHECKING, Any
 
 from .fairness import commitment
 from .rules import PRESETS
 
-#: The DB-API parameter placeholder of this backend (``%s`` for psycopg).
+if TYPE_CHECKING:
+    from .storage_backend import Database
+
+#: The parameter placeholder the store's SQL is written with (:mod:`~ginrummy.storage_backend`
+#: turns it into ``%s`` for psycopg).
 _P = "?"
 
 #: The ``player`` of a seat taken by a person (a computer seat names its strength, e.g. "simple").
@@ -25,9 +29,12 @@ HUMAN = "human"
 #: published at the deal (:mod:`ginrummy.fairness`). Games stored before version 2 have no
 #: identities and were open to everyone, so the migration marks them shared; their hands keep the
 #: commitment of the scheme they were dealt under (1).
+#: 3: what several app instances on one database must share beyond the log: which seats are
+#: ready for the next hand (``ready``) and the computer's pace a person chose (``games.pace``).
 #: A table added later (``terminal_games``, the terminal apps' own facts) is created when a file is
 #: opened and changes no existing table, so it needs no version of its own (older code ignores it).
-SCHEMA_VERSION = 2
+#: A PostgreSQL database keeps its version in ``schema_version``; its migrations are the same steps.
+SCHEMA_VERSION = 3
 
 
 _GAMES = """CREATE TABLE IF NOT EXISTS games (
@@ -39,7 +46,17 @@ _GAMES = """CREATE TABLE IF NOT EXISTS games (
         finished REAL,
         status TEXT NOT NULL,
         final TEXT,
-        shared INTEGER NOT NULL DEFAULT 0
+        shared INTEGER NOT NULL DEFAULT 0,
+        pace REAL
+    )"""
+
+#: A seat ready for the hand after ``hand_no`` (0-based); a row per seat, so two instances
+#: marking two seats at once cannot lose one.
+_READY = """CREATE TABLE IF NOT EXISTS ready (
+        game_id TEXT NOT NULL,
+        hand_no INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        PRIMARY KEY (game_id, hand_no, seat)
     )"""
 
 _SCHEMA = [
@@ -82,29 +99,41 @@ _SCHEMA = [
         undo INTEGER NOT NULL,
         replaces TEXT
     )""",
+    _READY,
 ]
 
-_GAME_COLUMNS = "id, rules, seed, first_dealer, created, finished, status, final, shared"
+#: PostgreSQL only: an insertion order for games (SQLite's ``rowid``), the tie-break of equal times.
+_PG_EXTRA = ["ALTER TABLE games ADD COLUMN IF NOT EXISTS rowid BIGSERIAL"]
+
+_GAME_COLUMNS = "id, rules, seed, first_dealer, created, finished, status, final, shared, pace"
 #: The columns of games as version 1 had them (the migrations copy these).
 _GAME_COLUMNS_V1 = "id, rules, seed, first_dealer, created, finished, status, final"
 
 
-def upgrade(c: sqlite3.Connection, version: int) -> None:
-    """Create the tables, first migrating a file of an older ``version``; inside the caller's transaction."""
-    if version == 0 and "token0" in _columns(c, "games"):
-        _migrate_seat_columns_to_rows(c)
+def upgrade(db: Database, c: Any, version: int) -> None:
+    """Create the tables, first migrating a database of an older ``version``; inside the caller's transaction."""
+    games = db.columns(c, "games")
+    if version == 0 and "token0" in games:
+        _migrate_seat_columns_to_rows(c)  # builds games as they are now (pace included)
     elif version == 1:
         _migrate_add_identities(c)
+    if games and "pace" not in db.columns(c, "games"):
+        _migrate_table_state(c)
     for stmt in _SCHEMA:
         c.execute(stmt)
-    c.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    if db.dialect == "postgresql":
+        for stmt in _PG_EXTRA:
+            c.execute(stmt)
+    db.set_version(c, SCHEMA_VERSION)
 
 
-def _columns(c: sqlite3.Connection, table: str) -> list[str]:
-    return [r[1] for r in c.execute(f"PRAGMA table_info({table})")]
+def _migrate_table_state(c: Any) -> None:
+    """Schema 2 -> 3: games gain ``pace``; the ``ready`` table is created with the others (empty:
+    a hand over before the upgrade waits for its seats to say they are ready again)."""
+    c.execute("ALTER TABLE games ADD COLUMN pace REAL")
 
 
-def _migrate_seat_columns_to_rows(c: sqlite3.Connection) -> None:
+def _migrate_seat_columns_to_rows(c: Any) -> None:
     """Schema 0 -> 2: each game's ``token0``/``token1``, ``names``, ``opponent`` and
     ``computer_seat`` become two rows of ``seats``; ``games`` is rebuilt without those columns
     (SQLite cannot drop them in place on every version) and every game is shared, as it was open to
@@ -127,7 +156,7 @@ def _migrate_seat_columns_to_rows(c: sqlite3.Connection) -> None:
     _pin_oklahoma_targets(c)
 
 
-def _migrate_add_identities(c: sqlite3.Connection) -> None:
+def _migrate_add_identities(c: Any) -> None:
     """Schema 1 -> 2: seats gain ``player_hash``, games ``shared``. Games of version 1 were open to
     everyone who had their address, so they stay open (shared). Runs inside the caller's transaction."""
     c.execute("ALTER TABLE seats ADD COLUMN player_hash TEXT")
@@ -137,7 +166,7 @@ def _migrate_add_identities(c: sqlite3.Connection) -> None:
     _pin_oklahoma_targets(c)
 
 
-def _pin_oklahoma_targets(c: sqlite3.Connection) -> None:
+def _pin_oklahoma_targets(c: Any) -> None:
     """Oklahoma switched on from a preset now plays to 150 unless a target is given; a game stored
     before, with Oklahoma on and no target of its own, played to its preset's target: say so."""
     for game_id, text in c.execute("SELECT id, rules FROM games").fetchall():
@@ -150,7 +179,7 @@ def _pin_oklahoma_targets(c: sqlite3.Connection) -> None:
                 c.execute(f"UPDATE games SET rules = {_P} WHERE id = {_P}", (json.dumps(rules), game_id))
 
 
-def _migrate_deal_commitments(c: sqlite3.Connection) -> None:
+def _migrate_deal_commitments(c: Any) -> None:
     """Hands dealt before version 2 get the commitment they were published with (scheme 1)."""
     c.execute("ALTER TABLE hands ADD COLUMN commitment TEXT NOT NULL DEFAULT ''")
     c.execute("ALTER TABLE hands ADD COLUMN scheme INTEGER NOT NULL DEFAULT 1")

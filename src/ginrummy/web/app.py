@@ -30,6 +30,7 @@ from ..errors import GinRummyError, shown
 from ..rules import PRESETS, Rules
 from ..storage import DEFAULT_DB, HUMAN, Store
 from . import history, inputs, scorekeeper_routes, sheets
+from .cluster import cluster_for
 from .computer import STRENGTHS, ComputerRunner, Mode
 from .errors import WebError, describe, private
 from .games import GameService, close_rooms
@@ -102,19 +103,28 @@ def create_app(
     workers: int | None = None,
     deck_for: Callable[[int, int], Sequence[int]] | None = None,
 ) -> FastAPI:
-    """The whole app on one SQLite file. ``compute`` says where computer players think.
+    """The whole app on one SQLite file, or on a PostgreSQL database (a ``postgresql://`` URL) that
+    other instances share (:mod:`~ginrummy.web.cluster`). ``compute`` says where computer players think.
 
     ``deck_for(hand_no, dealer)`` deals fixed decks instead of shuffling: for tests only (no
     command line option or request reaches it)."""
     store = Store(db_path)
+    scorekeeper_routes.create_tables(store)
     runner = ComputerRunner(compute, workers)
-    service = GameService(store, runner, computer_delay, deck_for)
+    cluster = cluster_for(str(db_path), store.dialect)
+    service = GameService(store, runner, computer_delay, deck_for, cluster)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        cluster.start(asyncio.get_running_loop(), lambda msg: service.on_message(msg))
+        announcing = asyncio.create_task(service.announce()) if cluster.shared else None
         yield
+        if announcing is not None:
+            announcing.cancel()
         await close_rooms(service)
         runner.close()
+        cluster.close()
+        store.close()
 
     # No /docs or /redoc: their pages load script from a CDN, which the policy forbids; /openapi.json stays.
     app = FastAPI(title="Gin Rummy", lifespan=lifespan, docs_url=None, redoc_url=None)
@@ -185,6 +195,7 @@ def _api(service: GameService, store: Store) -> APIRouter:
         room = await service.room(game_id)
         seat = service.seat_of(room, _token(request))
         service.claim(room, seat, me(request))
+        await service.catch_up(room)  # another instance may have moved the game on
         return room, seat
 
     async def visible_room(game_id: str, request: Request) -> Room:
@@ -443,6 +454,7 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
         elif kind == "hint":
             conn.queue.put_nowait({"type": "hint", "ref": ref, "hints": await service.hint(room, seat)})
         elif kind == "state":
+            await service.catch_up(room)
             conn.queue.put_nowait(service.state(room, seat))
         elif kind == "ping":
             conn.queue.put_nowait({"type": "pong", "ref": ref})

@@ -1,4 +1,5 @@
-"""``ginrummy serve``: the web app on one SQLite file, so a fresh machine is playing within a minute."""
+"""``ginrummy serve``: the web app on one SQLite file, so a fresh machine is playing within a minute,
+or on a PostgreSQL database (``--db postgresql://USER@HOST/DB``) that several instances share."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=port, default=8000, help="port, 1 to 65535 (default 8000)")
     parser.add_argument(
-        "--db", default=DEFAULT_DB, metavar="PATH",
-        help=f"SQLite database file, shared with ginrummy play and tui (default ./{DEFAULT_DB})",
+        "--db", default=DEFAULT_DB, metavar="PATH|URL",
+        help=f"SQLite database file, shared with ginrummy play and tui (default ./{DEFAULT_DB}), "
+        "or postgresql://USER@HOST/DB: several instances on one database",
     )
     parser.add_argument(
         "--computer-delay",
@@ -42,13 +44,20 @@ def _workers(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    import logging
+
     import uvicorn
+
+    # The app's own messages (ginrummy.web: computer moves, other instances) at the same level.
+    level = logging.DEBUG if args.log_level == "trace" else getattr(logging, args.log_level.upper())
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("ginrummy").setLevel(level)
 
     from .app import create_app
     from .inputs import MAX_FRAME
 
     app = create_app(args.db, computer_delay=args.computer_delay, compute=args.compute, workers=args.workers)
-    print(f"Gin Rummy: open http://{args.host}:{args.port}/  (database {args.db})", flush=True)
+    print(f"Gin Rummy: open http://{args.host}:{args.port}/  (database {app.state.store.path})", flush=True)
     # A WebSocket frame over MAX_FRAME bytes never reaches the app: uvicorn closes the socket with 1009.
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=MAX_FRAME)
     return 0

@@ -13,6 +13,12 @@ A game not in memory (after a restart) is rebuilt by replaying its log through t
 (:meth:`~ginrummy.storage.Store.load_game`); the computer is never asked again for a move it
 already made.
 
+Several instances may hold the same game (PostgreSQL, :mod:`~ginrummy.web.cluster`): before each
+change a room catches up with what the others stored (:meth:`GameService.catch_up`), the
+database's primary keys refuse a second writer of the same action or deal (which then catches
+up and answers ``stale``), each change is announced to the other instances, and a computer's move
+is decided only by the instance holding the game's lock.
+
 What goes to a seat is built from ``match.view(seat).to_json()`` plus public facts (names, score
 sheet, who is connected) and facts derived from that seat's own cards (its best melds): never
 from the hand's internals, so the other seat's cards, the stock and the face-down knock discard
@@ -38,19 +44,22 @@ from ..game import Game
 from ..hand import Hand
 from ..match import Match
 from ..rules import Rules
-from ..storage import HUMAN, SeatRow, Store, final_deadwood, hash_token
+from ..storage import HUMAN, SeatRow, Store, Taken, final_deadwood, hash_token
 from ..words import computer_name, hand_log
 from . import seated
+from .cluster import LEAD_RETRY, Alone
 from .computer import STRENGTHS, ComputerRunner
 from .errors import WebError, forbidden, not_found
+from .games_cluster import Follower
 from .inputs import check_action_text, check_game_id, check_pace, check_seq, choose, clean_name
 from .room import Connection, Room, room_connected, shown_sits_out
 from .views import knock, knocker_count, mine, plan
 
 log = logging.getLogger("ginrummy.web")
 
-class GameService:
-    """Creates, loads, plays and describes games. One per app."""
+class GameService(Follower):
+    """Creates, loads, plays and describes games. One per app (its part that follows other
+    instances on the same database is :class:`~ginrummy.web.games_cluster.Follower`)."""
 
     def __init__(
         self,
@@ -58,10 +67,17 @@ class GameService:
         runner: ComputerRunner,
         computer_delay: float = 0.6,
         deck_for: Callable[[int, int], Sequence[int]] | None = None,
+        cluster: Alone | None = None,
     ) -> None:
-        """``deck_for(hand_no, dealer)``, for tests only, gives each deck instead of a shuffle."""
+        """``deck_for(hand_no, dealer)``, for tests only, gives each deck instead of a shuffle.
+        ``cluster``: the other instances on the same database (none by default)."""
         self.store = store
         self.runner = runner
+        self.cluster = cluster or Alone()
+        #: Games whose computer moves this instance decides now (holds the lock of).
+        self._leading: set[str] = set()
+        #: Catch-up tasks started by other instances' messages (kept so they are not collected mid-run).
+        self._tasks: set[asyncio.Task[None]] = set()
         self.computer_delay = computer_delay
         self.deck_for = deck_for
         self.rooms: dict[str, Room] = {}
@@ -127,17 +143,18 @@ class GameService:
         that deals (the rotation gives who plays: :func:`~ginrummy.storage.Store.load_game`)."""
         decks: list[Sequence[int] | None] = []
         digests = []
-        for t, p in enumerate(room.match.next_pairings):
-            hand_no = len(room.match.hands) + t
-            dealer = p.dealer if room.seats == 2 else p.dealt_by
-            if self.deck_for is not None:
-                deck = list(self.deck_for(hand_no, dealer))
-            else:
-                deck = list(range(52))
-                secrets.SystemRandom().shuffle(deck)
-            nonce = secrets.token_hex(16)
-            digests.append(self.store.add_hand(room.row.id, hand_no, dealer, deck, nonce))
-            decks.append(deck)
+        with self.store.connection():  # one transaction: a deal's tables are stored together (or Taken)
+            for t, p in enumerate(room.match.next_pairings):
+                hand_no = len(room.match.hands) + t
+                dealer = p.dealer if room.seats == 2 else p.dealt_by
+                if self.deck_for is not None:
+                    deck = list(self.deck_for(hand_no, dealer))
+                else:
+                    deck = list(range(52))
+                    secrets.SystemRandom().shuffle(deck)
+                nonce = secrets.token_hex(16)
+                digests.append(self.store.add_hand(room.row.id, hand_no, dealer, deck, nonce))
+                decks.append(deck)
         room.actions_before_deal = room.actions
         room.table.deal(decks)
         room.commitments.extend(digests)
@@ -173,7 +190,16 @@ class GameService:
         room.commitments = [h.commitment for h in stored.hands]
         room.actions = len(stored.actions)
         room.actions_before_deal = room.actions - sum(len(h.history) for h in stored.match.tables)
+        room.pace = stored.row.pace
+        self._load_ready(room)
         return room
+
+    def _load_ready(self, room: Room) -> None:
+        """The seats ready for the next hand, as stored (a computer always is)."""
+        ready: list[int] = []
+        if room.match.tables and not room.match.in_progress:
+            ready = self.store.ready(room.row.id, len(room.match.hands) - 1)
+        room.ready = [room.is_computer(s) or s in ready for s in range(room.seats)]
 
     def seat_of(self, room: Room, token: Any) -> int:
         """The seat whose secret this is; refuse anything else."""
@@ -213,6 +239,7 @@ class GameService:
     async def act(self, room: Room, seat: int, text: Any, seq: Any) -> None:
         """A person's action. Raises (and changes nothing) if it is stale, out of turn or illegal."""
         async with room.lock:
+            self._follow(room)
             self._check_fresh(room, seat, seq)
             text = check_action_text(text)
             if room.match.is_over:
@@ -225,9 +252,9 @@ class GameService:
             if hand.current != hand_seat:
                 raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[opponent]} to play")
             action = Action.parse(text)
-            self._play(room, seat, action)
+            self._play_raced(room, seat, lambda s: [room.table.act(s, action)])
+        self.kick_computer(room, fresh=True)
         self.broadcast(room)
-        self.kick_computer(room)
 
     def _seat_hand(self, room: Room, seat: int) -> tuple[Hand, int, int]:
         """The hand ``seat`` plays in the latest deal, its hand seat there and its opponent's game
@@ -241,28 +268,35 @@ class GameService:
     async def auto(self, room: Room, seat: int, seq: Any) -> None:
         """Lay out (or defend) with the engine's best choice for this seat: the rules' "offer it automatically"."""
         async with room.lock:
+            self._follow(room)
             self._check_fresh(room, seat, seq)
             hand, hand_seat, _ = self._seat_hand(room, seat)
             if hand.is_over or hand.current != hand_seat:
                 raise WebError(409, "not_your_turn", "it is not your turn to lay out your melds")
             if hand.phase not in LAYOUT_PHASES:
                 raise WebError(409, "not_layout", "the best layout is offered only after a knock, to lay out the melds")
-            self._play_all(room, seat, room.table.lay_out)
+            self._play_raced(room, seat, lambda s: room.table.lay_out(s))
+        self.kick_computer(room, fresh=True)
         self.broadcast(room)
-        self.kick_computer(room)
 
     async def next_hand(self, room: Room, seat: int) -> None:
         """A seat is ready for the next hand; deal when every seat is (a computer always is)."""
         async with room.lock:
+            self._follow(room)
             if room.match.is_over:
                 raise WebError(409, "game_over", "the game is over: start a new game from the Play page")
             if room.match.in_progress:
                 return  # a double click, another seat already started it, or a table still plays
-            room.ready[seat] = True
+            ready = self.store.set_ready(room.row.id, len(room.match.hands) - 1, seat)
+            room.ready = [room.is_computer(s) or s in ready for s in range(room.seats)]
             if all(room.ready):
-                self._deal(room)
+                try:
+                    self._deal(room)
+                except Taken:  # another instance dealt it first
+                    room.dirty = True
+                    self._sync(room)
+        self.kick_computer(room, fresh=True)
         self.broadcast(room)
-        self.kick_computer(room)
 
     def _check_fresh(self, room: Room, seat: int, seq: Any) -> None:
         seq = check_seq(seq)
@@ -274,6 +308,20 @@ class GameService:
                 f"the game moved on before this move arrived (it answered move {seq}, the game is at move "
                 f"{now}): the table now shows where the game is",
             )
+
+    def _play_raced(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+        """A person's :meth:`_play_all`, tried again when another instance stored a move at the
+        other table of the deal under the same number first (the log numbers every table's moves
+        in one row): the room has caught up, and this seat's table has not moved, so the move still
+        answers what the person saw; the rules check it again."""
+        seen = room.seq_of(seat)
+        for attempt in range(3):
+            try:
+                self._play_all(room, seat, play)
+                return
+            except WebError as e:
+                if e.code != "stale" or attempt == 2 or room.seq_of(seat) != seen:
+                    raise
 
     def _play(self, room: Room, seat: int, action: Action) -> None:
         """Verify, store, apply: the log is written before anyone is told."""
@@ -292,17 +340,33 @@ class GameService:
             room.actions += 1
 
         room.table.before = store
+        before = room.actions
         try:
-            before = room.actions
-            play(seat)
+            # One transaction: a layout's several actions, and the hand's and the game's end with
+            # the last one, are stored together or not at all (an instance dying between them
+            # cannot leave a hand over in the log but not in the hands).
+            with self.store.connection():
+                play(seat)
+                if room.actions != before:
+                    # The last step as the other player at the table may read it (a stock card or
+                    # knock discard hidden).
+                    opponent = room.match.current_pairings[table].seats[1 - hand_seat]
+                    room.lasts[table] = {"seat": seat, "action": room.table.last_seen_by(opponent)}
+                if hand.is_over:
+                    self._hand_over(room, hand, hand_no)
+        except BaseException as e:
+            room.table.before = None
+            if room.actions != before or isinstance(e, Taken):
+                self._rebuild(room)  # what this room applied was rolled back: follow the log again
+                self._tell_here(room)
+            if isinstance(e, Taken):
+                # Another instance stored this step first: say the move came too late.
+                raise WebError(
+                    409, "stale", "the game moved on before this move arrived: the table now shows where the game is"
+                ) from None
+            raise
         finally:
             room.table.before = None
-        if room.actions != before:
-            # The last step as the other seat may read it (a stock card or knock discard hidden).
-            opponent = room.match.current_pairings[table].seats[1 - hand_seat]
-            room.lasts[table] = {"seat": seat, "action": room.table.last_seen_by(opponent)}
-        if hand.is_over:
-            self._hand_over(room, hand, hand_no)
 
     def _hand_over(self, room: Room, hand: Hand, hand_no: int) -> None:
         assert hand.result is not None
@@ -319,6 +383,9 @@ class GameService:
         if room.is_computer(seat):
             raise forbidden("the computer does not set its own pace")
         room.pace = pace
+        if self.cluster.shared:  # the instance deciding the computer's moves may be another one
+            self.store.set_pace(room.row.id, pace)
+            self.broadcast(room)
 
     async def set_name(self, room: Room, seat: int, name: Any) -> None:
         """A seat names itself (a friend joining by link): stored with the seat, shown to every seat."""
@@ -326,6 +393,7 @@ class GameService:
         if room.is_computer(seat):
             raise forbidden("the computer's name cannot be changed")
         async with room.lock:
+            self._follow(room)
             self.store.set_name(room.row.id, seat, clean)
             self._reload_row(room)
             room.table.seats[seat].name = clean
@@ -333,15 +401,21 @@ class GameService:
 
     # ------------------------------------------------------------------ the computer
 
-    def kick_computer(self, room: Room) -> None:
+    def kick_computer(self, room: Room, *, fresh: bool = False) -> None:
         """Start the computer's turn in the background at each table where it is a computer's move
-        (with four players both tables of a deal play at once, each with a task of its own)."""
+        (with four players both tables of a deal play at once, each with a task of its own);
+        ``fresh``: this room has just stored the game's newest change itself."""
         for table in range(len(room.match.tables)):
             task = room.computer_tasks.get(table)
             if task is not None and not task.done():
                 continue
             if self._computer_to_move(room, table) is None:
                 continue
+            if self.cluster.shared:
+                # Take the game's lock now, before the other instances hear of the move: the
+                # instance a person plays on answers them itself (no hop between instances) when
+                # the lock is free. One lock per game: its holder plays every table's computer.
+                self._take_lead(room, fresh=fresh)
             room.computer_tasks[table] = asyncio.create_task(self._computer_loop(room, table))
 
     def _computer_to_move(self, room: Room, table: int) -> int | None:
@@ -354,27 +428,54 @@ class GameService:
         return seat if room.is_computer(seat) else None
 
     async def _computer_loop(self, room: Room, table: int) -> None:
+        """The computer's moves at ``table`` while a computer is to move there. With other
+        instances holding the game, only the one holding the game's lock decides; the others try
+        again every :data:`LEAD_RETRY` seconds (and so take over when the holder dies), catching
+        up with its moves meanwhile."""
+        gid = room.row.id
         try:
             while True:
                 async with room.lock:
+                    leading = self._take_lead(room)
+                    changed = self._sync(room)
                     seat = self._computer_to_move(room, table)
                     if seat is None:
+                        if changed:
+                            self._tell_here(room)
                         return
                     version = room.seq(table)
                     view = room.match.view(seat)
+                if changed:
+                    self._tell_here(room)
+                if not leading:
+                    await asyncio.sleep(LEAD_RETRY)
+                    continue
                 delay = self.computer_delay if room.pace is None else room.pace
                 if delay:
                     await asyncio.sleep(delay)
                 action = await self.runner.decide(room.row.seats[seat].player, view)
+                # Not the action itself: a knock's discard is face down.
+                log.info("game %s: the computer decided move %d at table %d", gid, version, table)
                 async with room.lock:
                     if room.seq(table) != version or self._computer_to_move(room, table) != seat:
                         continue
-                    self._play(room, seat, action)
+                    try:
+                        self._play(room, seat, action)
+                    except WebError as e:
+                        if e.code != "stale":
+                            raise
+                        continue
                 self.broadcast(room)
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - keep the server up; the game resumes on the next message
-            log.exception("computer move failed in game %s", room.row.id)
+            log.exception("computer move failed in game %s", gid)
+        finally:
+            # The game's lock is let go when no table's computer still plays here.
+            me = asyncio.current_task()
+            if not any(t is not me and not t.done() for t in room.computer_tasks.values()):
+                self._leading.discard(gid)
+                self.cluster.release(gid)
 
     async def hint(self, room: Room, seat: int) -> list[dict[str, Any]]:
         async with room.lock:
@@ -392,19 +493,26 @@ class GameService:
     def connect(self, room: Room, seat: int) -> Connection:
         conn = Connection(seat)
         room.connections[seat].add(conn)
-        self.broadcast(room)
+        self._tell_here(room)
+        self.cluster.publish(room.row.id, changed=False, connected=self._here(room), hello=True)
         self.kick_computer(room)
         return conn
 
     def disconnect(self, room: Room, conn: Connection) -> None:
         room.connections[conn.seat].discard(conn)
-        self.broadcast(room)
+        self.broadcast(room, changed=False)
         if room.match.is_over and not any(room.connections):
             # A finished game takes no more actions, so dropping it cannot split its log; it reloads on demand.
             self.rooms.pop(room.row.id, None)
 
-    def broadcast(self, room: Room, ref: tuple[Connection, Any] | None = None) -> None:
-        """Queue each seat's own state to each of its connections (two tabs see the same)."""
+    def broadcast(self, room: Room, ref: tuple[Connection, Any] | None = None, *, changed: bool = True) -> None:
+        """Queue each seat's own state to each of its connections (two tabs see the same), and
+        tell the other instances (``changed``: the game itself changed, not only who is connected)."""
+        self._tell_here(room)
+        self.cluster.publish(room.row.id, changed=changed, connected=self._here(room))
+
+    def _tell_here(self, room: Room) -> None:
+        """Queue each seat's own state to each of this instance's connections of it."""
         for seat in range(room.seats):
             conns = room.connections[seat]
             if not conns:

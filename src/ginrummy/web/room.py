@@ -7,6 +7,7 @@ builders (:mod:`~ginrummy.web.seated`) can read a room without importing the ser
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ from ..game import Game
 from ..hand import Hand
 from ..storage import GameRow
 from ..table import Seat, Table
+from .cluster import PRESENCE_TTL
 from .views import rules_text
 
 
@@ -46,6 +48,11 @@ class Room:
     lasts: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: The pause before each computer move a person at this table chose (None: the server's own).
     pace: float | None = None
+    #: Seats other instances have connections for: instance -> (one flag per seat, when last heard).
+    remote: dict[str, tuple[list[int], float]] = field(default_factory=dict)
+    #: Another instance changed the game since this room last read the database (it catches up
+    #: before its next change; a change racing the notice is refused by the database and caught up then).
+    dirty: bool = False
     #: The rules as sent in every state message: fixed for the game, so worked out once (and shared
     #: by every message, read only).
     rules_json: dict[str, Any] = field(init=False)
@@ -97,6 +104,13 @@ class Room:
     def is_computer(self, seat: int) -> bool:
         return self.row.seats[seat].computer
 
+    def online(self, seat: int) -> bool:
+        """Whether a person has this seat open here or on another instance heard from lately."""
+        if self.connections[seat]:
+            return True
+        now = time.monotonic()
+        return any(seat < len(seats) and seats[seat] and now - t < PRESENCE_TTL for seats, t in self.remote.values())
+
     def computers(self) -> list[bool]:
         return [self.is_computer(s) for s in range(self.seats)]
 
@@ -106,8 +120,8 @@ class Room:
 
 
 def room_connected(room: Room) -> list[bool]:
-    """Whether each seat is at the table: a person with a page open, a computer always."""
-    return [bool(room.connections[s]) or room.is_computer(s) for s in range(room.seats)]
+    """Whether each seat is at the table: a person with a page open (on any instance), a computer always."""
+    return [room.online(s) or room.is_computer(s) for s in range(room.seats)]
 
 
 def shown_sits_out(room: Room, seat: int) -> str:

@@ -117,6 +117,11 @@ def _conn_setup(conn: Any) -> None:
     conn.execute(_SCHEMA)
 
 
+def create_tables(store: Any) -> None:
+    """The sheets' table, made once when the app starts (then each request's check is a no-op)."""
+    store.ensure_table(_SCHEMA)
+
+
 def _load(conn: Any, sheet_id: str) -> Sheet:
     if not _ID_RE.match(sheet_id):
         raise not_found(f"no score sheet {shown(sheet_id)}")

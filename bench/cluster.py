@@ -1,0 +1,122 @@
+"""Load on several instances: two ``ginrummy serve`` instances on PostgreSQL behind nginx, next to
+one instance on SQLite, measured in the same run with the same simulated people (bench/load.py).
+
+Each configuration is ramped through ``--steps`` concurrent games vs the computer, every person
+acting every ``--interval`` seconds (2 s), until a step breaks the bounds (p99 action ->
+acknowledged state < 100 ms, p99 action -> the computer's reply < 250 ms); the most games that
+held is that configuration's figure, and the run prints the ratio (the goal: two instances hold
+at least 1.6x the games of one).
+
+Loopback only and bounded (at most 2000 games a step, 300 s a step, 12 steps). The PostgreSQL
+server is the tests' (tests/pg_server.py: a fresh data directory, a free port, ``fsync=off``, as
+SQLite's WAL ``synchronous=NORMAL`` does not sync each commit either); the proxy is
+deploy/nginx-ginrummy.conf run by tests/proxy.py. Computer delay 0, so the figures measure the
+servers. On a 2-core machine the load generator, nginx, PostgreSQL, both instances and their
+computer workers share the same two cores: read the ratio with that in mind.
+
+    python bench/cluster.py --steps 50,100,150,200,250,300 --duration 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+import load  # noqa: E402
+import pg_server  # noqa: E402
+from instances import Instance, free_port, wait_port  # noqa: E402
+from proxy import remove, start_proxy  # noqa: E402
+
+MAX_STEPS = 12
+MAX_STEP_SECONDS = 300
+
+
+def start(db: str, workers: int, log_dir: Path, name: str) -> Instance:
+    """An instance like ``load.py``'s: process workers, computer delay 0, warnings only."""
+    import subprocess
+
+    port = free_port()
+    log = log_dir / f"{name}.log"
+    cmd = [sys.executable, "-m", "ginrummy", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
+           "--computer-delay", "0", "--compute", "process", "--workers", str(workers)]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    wait_port(port, proc)
+    return Instance(port, proc, log)
+
+
+def ramp(label: str, base: str, steps: list[int], args: argparse.Namespace) -> int:
+    """Run each step until one breaks the bounds; returns the most games that held (0: none)."""
+    best = 0
+    for n in steps:
+        t0 = time.monotonic()
+        stats = asyncio.run(load.run(base, n, args.opponent, args.interval, args.duration, args.seed))
+        elapsed = time.monotonic() - t0
+        ack, reply = load.pct(stats.ack, 99) * 1000, load.pct(stats.reply, 99) * 1000
+        hold = ack < 100 and reply < 250 and stats.errors == 0 and stats.disconnects == 0
+        print(f"{label:26s} {n:5d} games  {stats.actions / elapsed:5.0f} actions/s  ack p50 "
+              f"{load.pct(stats.ack, 50) * 1000:6.1f} p99 {ack:6.1f} ms  reply p50 {load.pct(stats.reply, 50) * 1000:6.1f} "
+              f"p99 {reply:6.1f} ms  errors {stats.errors} disconnects {stats.disconnects}  {'hold' if hold else 'EXCEEDED'}",
+              flush=True)
+        if not hold:
+            break
+        best = n
+    return best
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", default="50,100,150,200,250,300", help="concurrent games to try, rising")
+    ap.add_argument("--opponent", default="simple")
+    ap.add_argument("--interval", type=float, default=2.0, help="seconds between a person's actions (default 2)")
+    ap.add_argument("--duration", type=float, default=30.0, help=f"seconds a step (max {MAX_STEP_SECONDS})")
+    ap.add_argument("--workers", type=int, default=1, help="computer worker processes per instance (default 1)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    steps = [int(s) for s in args.steps.split(",")]
+    if not 1 <= len(steps) <= MAX_STEPS or not all(1 <= s <= load.MAX_GAMES for s in steps):
+        raise SystemExit(f"bounded: 1..{MAX_STEPS} steps of 1..{load.MAX_GAMES} games")
+    if not 1 <= args.duration <= MAX_STEP_SECONDS:
+        raise SystemExit(f"bounded: 1..{MAX_STEP_SECONDS} seconds a step")
+    tmp = Path(tempfile.mkdtemp(prefix="ginrummy-cluster-bench-"))
+    print(f"{os.cpu_count()} CPUs, {args.opponent}, a person acts every {args.interval:g} s, {args.duration:g} s a step, "
+          f"{args.workers} computer worker(s) per instance", flush=True)
+
+    one = start(str(tmp / "one.sqlite3"), args.workers, tmp, "sqlite")
+    try:
+        best_one = ramp("1 instance, SQLite", one.base, steps, args)
+    finally:
+        one.stop()
+
+    pg = pg_server.start()
+    instances: list[Instance] = []
+    proxy = None
+    try:
+        db = pg.fresh_url()
+        instances = [start(db, args.workers, tmp, f"pg{i}") for i in (1, 2)]
+        proxy = start_proxy([i.port for i in instances], tmp / "nginx")
+        wait_port(proxy.port)
+        best_two = ramp("2 instances, PG, nginx", proxy.base, steps, args)
+    finally:
+        if proxy is not None:
+            remove(proxy)
+        for i in instances:
+            i.stop()
+        pg.stop()
+    ratio = best_two / best_one if best_one else float("nan")
+    print(f"most games holding the bounds: 1 instance on SQLite {best_one}, 2 instances on PostgreSQL behind nginx "
+          f"{best_two}: {ratio:.2f}x (goal 1.6x)")
+
+
+if __name__ == "__main__":
+    main()
