@@ -9,8 +9,7 @@ import argparse
 import shlex
 
 from . import saved
-from .commands.options import add_rule_options, builtin_player, player_list, rules_from_args, writable_file
-from .players import PLAYERS
+from .commands.options import add_rule_options, add_seat_options, rules_from_args, writable_file
 from .storage import DEFAULT_DB
 from .tui import GinRummyApp
 from .tui_seated import SeatedApp
@@ -27,21 +26,7 @@ KEYS = (
 
 def configure(p: argparse.ArgumentParser) -> None:
     p.epilog = KEYS
-    names = ", ".join(PLAYERS)
-    p.add_argument(
-        "--opponent", type=builtin_player, default=None,
-        help=f"computer player to play against (default simple; with --players 3 or 4: at every other seat): {names}",
-    )
-    p.add_argument(
-        "--players", type=int, choices=(2, 3, 4), default=None,
-        help="how many play: 2 (default), 3 (the dealer sits out each hand) or 4 (two teams: you and seat 3 "
-        "against seats 2 and 4; team target 125)",
-    )
-    p.add_argument(
-        "--opponents", type=player_list, default=None, metavar="P2,P3[,P4]",
-        help="the computer players of the other seats in seat order, comma-separated (with four players the "
-        "second is your partner)",
-    )
+    add_seat_options(p)
     add_rule_options(p)
     p.add_argument("--seed", type=int, default=None, help="seed for the deal")
     p.add_argument(

@@ -135,3 +135,22 @@ __all__ = [
     "add_rule_options", "builtin_player", "player", "player_list", "port", "preset", "rule_setting", "rules_from_args",
     "seconds", "writable_file",
 ]
+
+
+def add_seat_options(p: argparse.ArgumentParser) -> None:
+    """``--opponent``, ``--players`` and ``--opponents``: who sits at the table, as both terminal apps take it."""
+    players = ", ".join(PLAYERS)
+    p.add_argument(
+        "--opponent", type=builtin_player, default=None,
+        help=f"computer player to play against (default simple; with --players 3 or 4: at every other seat): {players}",
+    )
+    p.add_argument(
+        "--players", type=int, choices=(2, 3, 4), default=None,
+        help="how many play: 2 (default), 3 (the dealer sits out each hand) or 4 (two teams: you and seat 3 "
+        "against seats 2 and 4; team target 125)",
+    )
+    p.add_argument(
+        "--opponents", type=player_list, default=None, metavar="P2,P3[,P4]",
+        help="the computer players of the other seats in seat order, comma-separated (with four players the "
+        "second is your partner)",
+    )

@@ -31,7 +31,7 @@ from ..saved import SavedGame
 from ..storage import DEFAULT_DB, HUMAN, Store, StoreError
 from ..table import Seat, Table
 from .display import Style
-from .options import add_rule_options, builtin_player, player_list, rules_from_args, seconds, writable_file
+from .options import add_rule_options, add_seat_options, builtin_player, rules_from_args, seconds, writable_file
 from .play_seated import check_seats, db_option, leave_game, play_seated, players_of, write_record
 from .prompt import Console, Leave, Prompt
 
@@ -43,20 +43,7 @@ MAX_NAME = 40
 
 def configure(p: argparse.ArgumentParser) -> None:
     players = ", ".join(PLAYERS)
-    p.add_argument(
-        "--opponent", type=builtin_player, default=None,
-        help=f"computer player to play against (default simple; with --players 3 or 4: at every other seat): {players}",
-    )
-    p.add_argument(
-        "--players", type=int, choices=(2, 3, 4), default=None,
-        help="how many play: 2 (default), 3 (the dealer sits out each hand) or 4 (two teams: you and seat 3 "
-        "against seats 2 and 4; team target 125)",
-    )
-    p.add_argument(
-        "--opponents", type=player_list, default=None, metavar="P2,P3[,P4]",
-        help="the computer players of the other seats in seat order, comma-separated (with four players the "
-        "second is your partner)",
-    )
+    add_seat_options(p)
     p.add_argument(
         "--watch", nargs="+", metavar="PLAYER", type=builtin_player,
         help=f"watch two, three or four computer players instead of playing ({players})",
