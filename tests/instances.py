@@ -92,10 +92,13 @@ class Seat:
     def __init__(self, url: str, token: str) -> None:
         self.sock: ClientConnection = connect(url, open_timeout=10)
         self.sock.send(json.dumps({"type": "hello", "token": token}))
+        #: Moves refused as stale so far (a person then sends the move again, as the table page does).
+        self.refused = 0
         self.state = self.next_state()
 
     def next_state(self, timeout: float = 15) -> dict[str, Any]:
-        """The next state message (an error other than ``stale`` fails the test)."""
+        """The next state message, or the same state after a ``stale`` refusal (counted in
+        ``refused``); any other error fails the test."""
         end = time.monotonic() + timeout
         while True:
             msg = json.loads(self.sock.recv(timeout=max(0.01, end - time.monotonic())))
@@ -103,6 +106,8 @@ class Seat:
                 self.state = msg
                 return msg
             assert msg["type"] != "error" or msg["error"] == "stale", msg
+            self.refused += 1
+            return self.state  # the state is unchanged: the caller decides whether to move again
 
     def drain(self) -> None:
         """Read every message already sent (the state is then the newest)."""
