@@ -193,7 +193,7 @@ def test_a_game_of_three_or_four_with_its_players_on_two_instances(
     replays through the engine."""
     a, b = pair
     g = httpx.post(f"{a.base}/api/games", json={"players": players, "seats": others, "rules": {
-        "preset": "classic", "overrides": {"target": 25}}}).json()
+        "preset": "classic", "overrides": {"target": 10, "team_target": 10}}}).json()
     tokens = {0: g["token"], **{i["seat"]: i["token"] for i in g["invites"]}}
     # Seat 1 plays on instance b, the other people on a.
     seats = {s: Seat((b if s == 1 else a).ws(g["id"]), t) for s, t in sorted(tokens.items())}
