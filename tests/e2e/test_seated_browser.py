@@ -216,6 +216,10 @@ def test_two_people_each_by_their_own_link(
     # The friend names themself; both pages show the name.
     b.wait_for_selector("#join-name:not(.hidden)")
     b.fill("#name-input", "Bea")
+    # A state message arriving while the friend types keeps what they typed (it once cleared the box).
+    b.evaluate("window.before = seatedMsg; ws.send(JSON.stringify({type: 'state'}))")
+    wait_until(b, "seatedMsg !== window.before")
+    assert b.input_value("#name-input") == "Bea"
     b.click("#name-save")
     for p in (a, b):
         wait_until(p, "seatedMsg && seatedMsg.game.names[1] === 'Bea'")

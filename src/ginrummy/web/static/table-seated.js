@@ -175,7 +175,7 @@ const Seated = (() => {
     if (ask && $("join-name").classList.contains("hidden") && !opts.renaming) {
       $("name-input").value = /^Player \d$/.test(g.names[msg.seat]) ? "" : g.names[msg.seat];
     }
-    if (ask || opts.renaming) $("join-name").classList.remove("hidden");
+    $("join-name").classList.toggle("hidden", !(ask || opts.renaming));
     // The game's creator keeps each friend's link at hand until that friend has joined.
     const invites = msg.seat === 0 ? JSON.parse(localStorage.getItem("gr.invites." + opts.gameId) || "[]") : [];
     const waiting = invites.filter((inv) => !g.connected[inv.seat]);

@@ -258,17 +258,19 @@ function renderTwo(msg) {
   GR.fill("knockcard", v.knock_discard ? GR.cardEl(v.knock_discard) : null);
   GR.fill("laid", v.knocker !== null && v.phase !== "over" ? layout(v, nm) : null);
 
-  // A friend's table: keep the invite link at hand until they join.
-  const invite = g.opponent === "human" && me === 0 ? localStorage.getItem("gr.invite." + gameId) : null;
-  $("invite-note").classList.toggle("hidden", !invite || g.connected[opp]);
-  if (invite) $("invite-link").value = invite;
+  if (!seatedMsg) {  // three or four players: table-seated.js keeps the invitations and the name box
+    // A friend's table: keep the invite link at hand until they join.
+    const invite = g.opponent === "human" && me === 0 ? localStorage.getItem("gr.invite." + gameId) : null;
+    $("invite-note").classList.toggle("hidden", !invite || g.connected[opp]);
+    if (invite) $("invite-link").value = invite;
 
-  // A friend who joined by link names themself once (the name is stored with the seat).
-  // Anyone at the table may rename their own seat later ("Rename"); the computer's seat has no button.
-  const askName = g.opponent === "human" && me === 1 && !localStorage.getItem("gr.named." + gameId);
-  const joinBox = $("join-name");
-  if (askName && joinBox.classList.contains("hidden")) $("name-input").value = g.names[me] === "Player 2" ? "" : g.names[me];
-  joinBox.classList.toggle("hidden", !(askName || renaming));
+    // A friend who joined by link names themself once (the name is stored with the seat).
+    // Anyone at the table may rename their own seat later ("Rename"); the computer's seat has no button.
+    const askName = g.opponent === "human" && me === 1 && !localStorage.getItem("gr.named." + gameId);
+    const joinBox = $("join-name");
+    if (askName && joinBox.classList.contains("hidden")) $("name-input").value = g.names[me] === "Player 2" ? "" : g.names[me];
+    joinBox.classList.toggle("hidden", !(askName || renaming));
+  }
 
   // What the other player just did, so a person can follow the computer's moves (the server's words).
   const log = msg.log || [];
