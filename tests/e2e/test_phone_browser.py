@@ -139,8 +139,14 @@ class Api:
         return res.json()
 
     def finished_game(self) -> dict[str, Any]:
-        """A game against the computer played to its end (game to 1: one hand) by the scripted person."""
-        return self.play_until({"target": 1}, lambda s: s["game"]["status"] == "finished")
+        """A game against the computer played to its end (game to 1) by the scripted person, in one
+        hand: the replay opens at that hand, and its last step shows the knocker's melds (a dead
+        first hand would show none, and the game would go on to a second)."""
+        for _ in range(20):
+            game = self.play_until({"target": 1}, lambda s: s["game"]["status"] == "finished")
+            if self.call("GET", f"/api/games/{game['id']}/state", token=game["token"])["game"]["hand_no"] == 1:
+                return game
+        raise AssertionError("20 games in a row began with a dead hand")
 
     def defending(self) -> dict[str, Any]:
         """A game where the computer has knocked and this seat is to lay out and lay off."""
