@@ -1,9 +1,11 @@
 """Environments for reinforcement learning and game-theory research, on the exact engine.
 
-- :mod:`ginrummy.envs.gin_rummy_v0`: a PettingZoo AEC environment for two seats.
+- :mod:`ginrummy.envs.gin_rummy_v0`: a PettingZoo AEC environment for two seats (three or four:
+  :mod:`ginrummy.envs.seated`).
 - :class:`~ginrummy.envs.single.GinRummyEnv`: a Gymnasium single-agent environment, you against a
   built-in player; registered as ``GinRummy-v0`` (``gymnasium.make("GinRummy-v0")`` once this
-  package is imported, or ``gymnasium.make("ginrummy.envs:GinRummy-v0")``).
+  package is imported, or ``gymnasium.make("ginrummy.envs:GinRummy-v0")``); with ``players=3`` or
+  ``4``, :class:`~ginrummy.envs.seated_single.SeatedGinRummyEnv`.
 - :mod:`ginrummy.envs.vector`: many hands stepped together (a Gymnasium ``VectorEnv``, a batch).
 - :class:`~ginrummy.envs.fast.FastHandBatch`: thousands of one-hand self-play episodes played by
   numpy, all hands at once (ten times OpenSpiel's steps per second and more; ``bench/envs.py``).
@@ -36,6 +38,7 @@ ENV_ID = "GinRummy-v0"
 _LAZY = {
     "gin_rummy_v0": ("ginrummy.envs.gin_rummy_v0", None),
     "GinRummyEnv": ("ginrummy.envs.single", "GinRummyEnv"),
+    "SeatedGinRummyEnv": ("ginrummy.envs.seated_single", "SeatedGinRummyEnv"),
     "make_env": ("ginrummy.envs.single", "make_env"),
     "IllegalActionWrapper": ("ginrummy.envs.wrappers", "IllegalActionWrapper"),
     "GinRummyVectorEnv": ("ginrummy.envs.vector", "GinRummyVectorEnv"),
@@ -75,6 +78,7 @@ __all__ = [
     "GinRummyVectorEnv",
     "HandBatch",
     "IllegalActionWrapper",
+    "SeatedGinRummyEnv",
     "action_mask",
     "encode_info_state",
     "encode_observation",

@@ -5,8 +5,11 @@
     obs, info = env.reset(seed=7)
     obs, reward, terminated, truncated, info = env.step(int(obs["action_mask"].argmax()))
 
-The agent plays one seat (``seat=0`` or ``1``; by default drawn at each reset from the seed);
-the opponent is a built-in player by name (``random``, ``easy``, ``simple``, ``greedy``,
+With ``players=3`` or ``4`` the same id makes :class:`~ginrummy.envs.seated_single.SeatedGinRummyEnv`
+(one seat against built-in players at the others, the whole game an episode).
+
+With two, the agent plays one seat (``seat=0`` or ``1``; by default drawn at each reset from the
+seed); the opponent is a built-in player by name (``random``, ``easy``, ``simple``, ``greedy``,
 ``expert``) or any :class:`~ginrummy.players.base.Player`, and decides from its own seat's view
 only. Each ``step`` plays the agent's action, then the opponent's moves until the agent acts again
 or the episode ends; the reward is the agent's share of what those steps paid (rewards and the
@@ -181,9 +184,16 @@ class GinRummyEnv(gym.Env[Obs, Any]):
             self._hands_seen += 1
 
 
-def make_env(illegal: str = "lose", illegal_reward: float = -100.0, **kwargs: Any) -> gym.Env[Obs, Any]:
-    """``GinRummy-v0``: :class:`GinRummyEnv` (``kwargs``) inside the illegal-action wrapper."""
-    return IllegalActionWrapper(GinRummyEnv(**kwargs), policy=illegal, illegal_reward=illegal_reward)
+def make_env(illegal: str = "lose", illegal_reward: float = -100.0, players: int = 2, **kwargs: Any) -> gym.Env[Obs, Any]:
+    """``GinRummy-v0``: :class:`GinRummyEnv` (``kwargs``), or with ``players=3`` or ``4``
+    :class:`~ginrummy.envs.seated_single.SeatedGinRummyEnv`, inside the illegal-action wrapper."""
+    if players == 2:
+        env: gym.Env[Obs, Any] = GinRummyEnv(**kwargs)
+    else:
+        from .seated_single import SeatedGinRummyEnv
+
+        env = SeatedGinRummyEnv(players, **kwargs)
+    return IllegalActionWrapper(env, policy=illegal, illegal_reward=illegal_reward)
 
 
 __all__ = ["GinRummyEnv", "make_env"]
