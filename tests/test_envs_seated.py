@@ -8,7 +8,7 @@ import warnings
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test
+from pettingzoo.test import api_test, seed_test
 
 from ginrummy.envs import gin_rummy_v0
 from ginrummy.envs.encoding import encode_observation
@@ -16,10 +16,11 @@ from ginrummy.envs.seated import SeatedEnv
 
 
 @pytest.mark.parametrize("players", [3, 4])
-def test_pettingzoos_api_test_passes(players: int) -> None:
+def test_pettingzoos_api_test_and_seed_test_pass(players: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # its note that a dict observation is not one array
         api_test(gin_rummy_v0.env(players=players), num_cycles=200, verbose_progress=False)
+        seed_test(lambda: gin_rummy_v0.env(players=players), num_cycles=200)
 
 
 def _play(players: int, seed: int, max_steps: int = 60_000) -> tuple[SeatedEnv, dict[str, float], int]:
