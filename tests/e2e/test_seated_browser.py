@@ -231,3 +231,39 @@ def test_two_people_each_by_their_own_link(
     assert not errors, errors
     ctx_a.close()
     ctx_b.close()
+
+
+@pytest.mark.parametrize(("players", "rules"), [(3, {"target": 5}), (4, {"team_target": 5})], ids=["three", "four"])
+def test_hollywood_sheet_at_three_and_four(server: str, browser: Any, players: int, rules: dict[str, int]) -> None:
+    """Hollywood with three players or two teams: three games side by side, a column per player or team."""
+    import json
+    import urllib.request
+
+    body = {"players": players, "seats": ["simple"] * (players - 1),
+            "rules": {"preset": "classic", "overrides": {"hollywood": True, **rules}}}
+    req = urllib.request.Request(
+        server + "/api/games", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    g = json.loads(urllib.request.urlopen(req, timeout=10).read())
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server + g["url"])
+    wait_until(page, f"state !== null && state.players === {players}")
+    assert page.locator("#sheet th.game-head").count() == 3
+    play_to_the_end([page], {"sat_out": 0, "other_table": 0}, limit=240)
+    page.click("#final-close")
+    heads = page.eval_on_selector_all("#sheet th.game-head", "els => els.map(e => e.textContent)")
+    assert [h.split(" ")[0] + " " + h.split(" ")[1] for h in heads] == ["Game 1", "Game 2", "Game 3"]
+    assert all("✓" in h for h in heads), heads  # the game ends when all three games have closed
+    columns = page.evaluate("seatedMsg.game.columns")
+    assert len(columns) == (3 if players == 3 else 2)
+    # The sheet is the whole game's (the page's `state` is the seat's own table as two players).
+    # One total cell per column and game, each the server's figure; a row per scored hand.
+    totals = page.eval_on_selector_all("#sheet tfoot tr:first-child th.num", "els => els.map(e => +e.textContent)")
+    cols = page.evaluate("seatedMsg.game.game_columns")
+    assert totals == [s for c in cols for s in c["scores"]]
+    assert page.locator("#sheet tbody tr").count() == len(page.evaluate("seatedMsg.game.sheet"))
+    assert "Hollywood: three games at once" in page.inner_text("#sheet-note")
+    assert not errors, errors
+    page.close()

@@ -53,7 +53,7 @@ from .errors import WebError, forbidden, not_found
 from .games_cluster import Follower
 from .inputs import check_action_text, check_game_id, check_pace, check_seq, choose, clean_name
 from .room import Connection, Room, room_connected, shown_sits_out
-from .views import knock, knocker_count, mine, plan
+from .views import game_columns, knock, knocker_count, mine, plan
 
 log = logging.getLogger("ginrummy.web")
 
@@ -542,19 +542,7 @@ class GameService(Follower):
                     "closed": list(row.closed),
                 }
             )
-        sheet = m.sheet
-        columns = []
-        for g in range(sheet.games):
-            closer = next((r for r in sheet.rows if g in r.closed), None)
-            columns.append(
-                {
-                    "game": g + 1,
-                    "scores": list(sheet.game_scores(g)),
-                    "open": sheet.game_open(g),
-                    "winner": closer.result.winner if closer is not None else None,
-                    "closed_by": closer.index + 1 if closer is not None else None,
-                }
-            )
+        columns = game_columns(m.sheet)
         final = None
         if m.is_over:
             f = m.final()

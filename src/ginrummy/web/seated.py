@@ -24,7 +24,7 @@ from ..multisheet import RoundResult, SeatedResult, TeamSheet, team_names
 from ..observation import opponent_known
 from ..words import hand_log
 from .room import Room, room_connected
-from .views import knock, knocker_count, mine, plan
+from .views import game_columns, knock, knocker_count, mine, plan
 
 
 def columns(room: Room) -> list[str]:
@@ -109,6 +109,7 @@ def public(room: Room) -> dict[str, Any]:
         "hands_won": list(sheet.hands_won),
         "games": sheet.games,
         "hollywood": m.rules.hollywood,
+        "game_columns": game_columns(sheet),
         "pairings": [p.to_json() for p in m.current_pairings],
         "upcoming": [p.to_json() for p in m.next_pairings] if not m.in_progress and not m.is_over else [],
         "tables_over": [h.is_over for h in m.tables],

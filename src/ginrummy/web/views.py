@@ -11,6 +11,7 @@ from ..events import Phase
 from ..melds import best_arrangement, deadwood, min_deadwood_after_discard, points
 from ..observation import SeatView
 from ..rules import Rules
+from ..scoresheet import Ledger
 
 
 def knocker_count(view: SeatView) -> int | None:
@@ -112,3 +113,19 @@ def rules_text(rules: Rules, players: int) -> list[str]:
     if not rules.team_bonuses:
         lines.append("No game, box or shutout bonuses for the teams.")
     return lines
+
+
+def game_columns(sheet: Ledger[Any]) -> list[dict[str, Any]]:
+    """Every game a ledger keeps (three with Hollywood scoring): its totals, open or closed, and
+    which column closed it in which hand (1-based); the same for two, three and four players."""
+    out = []
+    for g in range(sheet.games):
+        closer = next((r for r in sheet.rows if g in r.closed), None)
+        out.append({
+            "game": g + 1,
+            "scores": list(sheet.game_scores(g)),
+            "open": sheet.game_open(g),
+            "winner": closer.result.winner if closer is not None else None,
+            "closed_by": closer.index + 1 if closer is not None else None,
+        })
+    return out

@@ -113,6 +113,12 @@ const Seated = (() => {
   function renderSheet(msg) {
     const g = msg.game, cols = colNames(msg);
     const n = cols.length;
+    if (g.games > 1) {  // a team's hand-pair is labelled only when nobody scores it
+      const kind = (k) => (g.players === 4 && k !== "dead" && k !== "even" ? "score" : k);
+      Sheet.hollywood(g.game_columns, cols, g.sheet.map((row) => ({ ...row, kind: kind(row.kind), title: row.explain })), g.hands_won);
+      return;
+    }
+    $("sheet").classList.remove("hollywood");
     const rows = g.sheet.map((row) => {
       const cells = row.winner === null
         ? el("td", { colSpan: n, class: "muted" }, row.kind === "dead" ? "dead hand" : "nobody scores")
@@ -126,7 +132,7 @@ const Seated = (() => {
       el("tfoot", {},
         el("tr", {}, el("th", {}, "Total"), g.scores.map((x) => el("th", { class: "num" }, x)), el("th")),
         el("tr", {}, el("th", {}, "Boxes"), g.hands_won.map((x) => el("td", { class: "num boxes" }, "☒".repeat(Math.min(x, 12)))), el("td"))));
-    $("sheet-note").textContent = `Game to ${g.target}` + (g.players === 4 ? " for a team" : "") + (g.games > 1 ? "; Hollywood: totals of the first game still open." : ".");
+    $("sheet-note").textContent = `Game to ${g.target}` + (g.players === 4 ? " for a team" : "") + ".";
   }
 
   function renderFinal(msg, closed, gameId) {

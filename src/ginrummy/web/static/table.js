@@ -513,43 +513,10 @@ function renderSheet(g, nm) {
   $("sheet-note").textContent = g.games > 1 ? "Hollywood: totals shown for the first game still open." : "";
 }
 
-// Hollywood: three games side by side, as on a paper sheet. A player's 1st win is written in game 1,
-// the 2nd in games 1 and 2, each later win in every game still open; a closed game takes no more.
-
 function renderHollywood(g, nm) {
-  const cols = g.game_columns;
-  const both = (fn) => [0, 1].map(fn);
-  const gs = (s) => (s === 0 ? " gstart" : "");
-  const head1 = cols.map((c) => el("th", { colSpan: 2, class: `gstart game-head${c.open ? "" : " closed"}`, dataset: { game: c.game } }, `Game ${c.game}${c.open ? "" : " ✓"}`));
-  const short = (n) => (n.length > 4 ? n.slice(0, 3) + "." : n);
-  const head2 = cols.map(() => both((s) => el("th", { class: "num" + gs(s), title: nm[s] }, short(nm[s]))));
-  const rows = g.sheet.map((row) => {
-    const r = row.result;
-    const cells = cols.map((c, gi) => {
-      const closedBefore = c.closed_by !== null && c.closed_by < row.hand;
-      const written = row.written.includes(gi);
-      return both((s) => {
-        const cls = "num hw" + gs(s) + (closedBefore ? " shut" : "") + (row.closed.includes(gi) && r.winner === s ? " closer" : "");
-        if (r.kind === "dead" || !written || r.winner !== s) return el("td", { class: cls });
-        return el("td", { class: cls + " win", title: `+${r.points}: ${row.totals[gi][s]} in game ${c.game}` },
-          row.totals[gi][s], el("span", { class: "pts" }, `+${r.points}`));
-      });
-    });
-    const label = r.kind === "dead" ? [" ", el("span", { class: "muted" }, "dead")]
-      : r.kind === "knock" ? null : [" ", el("span", { class: "muted" }, r.kind.replace("_", " "))];
-    return el("tr", {}, el("td", {}, row.hand, label), cells);
-  });
-  const totals = cols.map((c) => both((s) => el("th", { class: "num" + gs(s) + (c.winner === s ? " win" : "") }, c.scores[s])));
-  const status = cols.map((c) => el("td", { colSpan: 2, class: "muted game-status gstart" }, c.open ? "open" : `✓ ${short(nm[c.winner])} h${c.closed_by}`));
-  GR.fill("sheet",
-    el("thead", {}, el("tr", {}, el("th", { rowSpan: 2 }, "Hand"), head1), el("tr", {}, head2)),
-    el("tbody", {}, rows),
-    el("tfoot", {}, el("tr", {}, el("th", {}, "Total"), totals), el("tr", {}, el("th"), status)));
-  $("sheet").classList.add("hollywood");
-  const legend = both((s) => `${short(nm[s])} = ${nm[s]}`).join(", ");
-  GR.fill("sheet-note",
-    `Hollywood: three games at once; each cell is the running total (+ the hand's points); ✓ h3 = closed in hand 3. ${legend}.`,
-    el("br"), `Hands won: ${nm[0]} ${g.hands_won[0]} · ${nm[1]} ${g.hands_won[1]}`);
+  const rows = g.sheet.map((row) => ({ ...row.result, hand: row.hand, written: row.written, closed: row.closed, totals: row.totals,
+    winner: row.result.kind === "dead" ? null : row.result.winner }));
+  Sheet.hollywood(g.game_columns, nm, rows, g.hands_won);
 }
 
 function renderFinal(g, nm) {
