@@ -171,13 +171,45 @@ def test_team_score_sheet_says_who_plays_whom_at_each_table(client: TestClient) 
     assert '<th scope="row">Game bonus</th>' not in r.text and '<th scope="row">Final total</th>' in r.text
 
 
+def test_hollywood_sheet_for_three_players(client: TestClient) -> None:
+    r = client.get("/scoresheet?players=3&hollywood=true&names=Ann,Bob,Cy&hands=10")
+    assert r.status_code == 200
+    t = text_of(r.text)
+    assert "Gin Rummy Hollywood score sheet for three players" in t
+    assert "Hand Dealer Hand won Game 1 Game 2 Game 3 By Pts Ann Bob Cy Ann Bob Cy Ann Bob Cy" in t
+    assert r.text.count('<td class="dealer">') == 10  # a dealer per hand, none in the foot
+    assert "Game total" in t and "3 games added Ann: Bob: Cy:" in t and "Boxes x 20" in t
+    assert "in game 1 on its first scoring hand, games 1 and 2 on its second" in t and "reaches 100" in t
+    assert_print_stylesheet(r.text)
+
+
+def test_hollywood_sheet_for_two_teams(client: TestClient) -> None:
+    r = client.get("/scoresheet?players=4&hollywood=true&names=Ann,Bob,Cy,Dee&hands=8&team_target=50")
+    assert r.status_code == 200
+    t = text_of(r.text)
+    assert "Gin Rummy Hollywood score sheet for two teams" in t
+    assert ("Hand Table 1 Table 2 Scored Game 1 Game 2 Game 3 Won by Pts Won by Pts Team Pts "
+            "Ann & Cy Bob & Dee Ann & Cy Bob & Dee Ann & Cy Bob & Dee") in t
+    assert "Table 1: Ann v Bob in hands 1, 3, 5…" in t
+    assert "3 games added Ann & Cy: Bob & Dee:" in t and "A game closes when a team reaches 50" in t
+    # Every row of the body and the foot spans the head's 13 columns.
+    import re
+
+    rows = re.findall(r"<tr>(.*?)</tr>", r.text.split("<tbody>")[1].split("</table>")[0])
+    assert len(rows) == 8 + 5  # the hands, then boxes, game bonus, game total, 3 games added, margin
+    for row in rows:
+        cells = re.findall(r"<t[dh]([^>]*)>", row)
+        width = sum(int(m.group(1)) if (m := re.search(r'colspan="(\d+)"', c)) else 1 for c in cells)
+        assert width == 13, row
+
+
 @pytest.mark.parametrize(
     ("query", "words"),
     [
         ("players=5", "players must be 2, 3 or 4, not '5'"),
         ("players=3&names=A,B,C,D", "names takes at most 3 names"),
         ("names=A,B,C,D,E", "names takes at most 2 names"),
-        ("players=4&hollywood=true", "the printed Hollywood score sheet is for two players (players=4)"),
+        ("players=4&hollywood=true&hands=0", "hands must be a whole number from 1 to"),
     ],
 )
 def test_bad_group_sheet_queries_are_400(client: TestClient, query: str, words: str) -> None:

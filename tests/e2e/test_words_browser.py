@@ -330,7 +330,9 @@ def test_printed_score_sheets_fit_a4_and_letter_one_page_wide(server: str, brows
     names = ",".join(LONG)
     blank = [f"/scoresheet?names={names}", f"/scoresheet?hollywood=true&names={names}",
              f"/scoresheet?names={names}&oklahoma=true&oklahoma_extra_boxes=true",
-             f"/scoresheet?players=3&names={','.join(LONG4[:3])}", f"/scoresheet?players=4&names={','.join(LONG4)}"]
+             f"/scoresheet?players=3&names={','.join(LONG4[:3])}", f"/scoresheet?players=4&names={','.join(LONG4)}",
+             f"/scoresheet?players=3&hollywood=true&names={','.join(LONG4[:3])}",
+             f"/scoresheet?players=4&hollywood=true&names={','.join(LONG4)}"]
     kept = [f"/scorekeeper?sheet={kept_sheet(server, True)}", f"/scorekeeper?sheet={kept_sheet(server, False)}",
             f"/scorekeeper?sheet={kept_group_sheet(server, 3)}", f"/scorekeeper?sheet={kept_group_sheet(server, 4)}"]
     for path in blank + kept:

@@ -23,7 +23,7 @@ from ..errors import GinRummyError, RulesError, shown
 from ..rules import GROUP_RULES, PRESETS, RANGES, RULE_NAMES, Rules, parse_rule_value
 from .errors import WebError
 from .inputs import clean_name
-from .sheets_group import group_grid, group_legend, pairings
+from .sheets_group import group_grid, group_hollywood_grid, group_legend, pairings
 
 router = APIRouter(tags=["sheets"])
 
@@ -35,6 +35,7 @@ DEFAULT_HANDS = 28
 HOLLYWOOD_HANDS = 24  # three header rows and more bonus rows
 #: Three players and two teams: more text above the grid (the teams' names, the tables' pairings).
 GROUP_HANDS = {3: 24, 4: 22}
+GROUP_HOLLYWOOD_HANDS = 20  # a player's or team's name heads each of its three games
 MAX_HANDS = 30
 
 
@@ -299,8 +300,8 @@ def render_score_sheet(rules: Rules, names: tuple[str, ...] = ("", ""), hands: i
     Three names make the three-player sheet, four the team sheet (:mod:`~ginrummy.web.sheets_group`).
     """
     group = len(names) > 2
-    kind = ("Hollywood score sheet" if rules.hollywood else
-            {2: "score sheet", 3: "score sheet for three players", 4: "score sheet for two teams"}[len(names)])
+    kind = ("Hollywood " if rules.hollywood else "") + {
+        2: "score sheet", 3: "score sheet for three players", 4: "score sheet for two teams"}[len(names)]
     legend = (
         "Write each hand's points under its winner and each game's running total. A hand goes in game 1 on a "
         "player's first win, games 1 and 2 on the second, every open game after that. A game closes when a "
@@ -319,7 +320,8 @@ def render_score_sheet(rules: Rules, names: tuple[str, ...] = ("", ""), hands: i
         + f'<p class="changes">{html.escape(changes_line(rules))}</p>'
         + f'<p class="figures">{html.escape(_figures(rules, len(names)))}</p>'
         + (f'<p class="pairings">{html.escape(pairings(names))}</p>' if len(names) == 4 else "")
-        + (group_grid(rules, names, hands) if group else _grid(rules, names, hands))
+        + ((group_hollywood_grid if rules.hollywood else group_grid)(rules, names, hands) if group
+           else _grid(rules, names, hands))
         + f'<p class="legend">{html.escape(group_legend(rules, names) if group else legend)} Date: ____________</p>'
         + "</main>"
     )
@@ -337,13 +339,14 @@ def score_sheet(request: Request) -> HTMLResponse:
             raise RulesError(f"hands must be a whole number from 1 to {MAX_HANDS}, not {shown(raw_hands)}")
         players = _players(params.get("players"), params.get("names"))
         names = _names(params.get("names"), players)
-        if players > 2 and rules.hollywood:
-            raise RulesError(f"the printed Hollywood score sheet is for two players (players={players}): three games "
-                             "of three or four columns do not fit a page; keep that score on the scorekeeper page")
     except GinRummyError as e:
         return _error_page(str(e), "/scoresheet")
-    hands = int(raw_hands) if params.get("hands") else (HOLLYWOOD_HANDS if rules.hollywood else
-                                                        GROUP_HANDS.get(players, DEFAULT_HANDS))
+    if params.get("hands"):
+        hands = int(raw_hands)
+    elif rules.hollywood:
+        hands = GROUP_HOLLYWOOD_HANDS if players > 2 else HOLLYWOOD_HANDS
+    else:
+        hands = GROUP_HANDS.get(players, DEFAULT_HANDS)
     name_value = html.escape(",".join(names) if any(names) else "")
     counts = "".join(f'<option value="{n}"{" selected" if n == players else ""}>{n}</option>' for n in (2, 3, 4))
     extra = (
