@@ -28,14 +28,15 @@ def _bonuses(rules: Rules, players: int) -> bool:
     return rules.three_player_bonuses if players == 3 else rules.team_bonuses
 
 
-def _foot(rules: Rules, players: int, per: str, span: int) -> str:
+def _foot(rules: Rules, players: int, per: str, span: int, totals: Sequence[tuple[str, str]] = ()) -> str:
+    """The bonus rows (when the rule set has them), then ``totals`` (default: a final total), then the margin."""
     rows: list[tuple[str, str]] = []
     if _bonuses(rules, players):
         if rules.box_bonus:
             rows.append((f"Boxes x {rules.box_bonus}", per))
         if rules.game_bonus or rules.shutout != "none":
             rows.append(("Game bonus", per))
-    rows.append(("Final total", per))
+    rows.extend(totals or [("Final total", per)])
     foot = "".join(f'<tr><th scope="row">{html.escape(label)}</th>{c}</tr>' for label, c in rows)
     return foot + f'<tr><th scope="row">Margin</th><td colspan="{span - 1}"></td></tr>'
 
@@ -100,18 +101,9 @@ def group_hollywood_grid(rules: Rules, names: Sequence[str], hands: int) -> str:
     cells = lead_cells + per_game
     body = "".join(f'<tr><td class="num">{i + 1}</td>{cells}</tr>' for i in range(hands))
     lead_blank = f'<td colspan="{lead_span}" class="game-start"></td>'
-    rows: list[tuple[str, str]] = []
-    if _bonuses(rules, players):
-        if rules.box_bonus:
-            rows.append((f"Boxes x {rules.box_bonus}", lead_blank + per_game))
-        if rules.game_bonus or rules.shutout != "none":
-            rows.append(("Game bonus", lead_blank + per_game))
-    rows.append(("Game total", lead_blank + per_game))
     added = "".join(f'<td colspan="3" class="game-start">{name}: </td>' for name in cols)
-    rows.append(("3 games added", lead_blank + added))
-    span = 1 + lead_span + 3 * n
-    foot = "".join(f'<tr><th scope="row">{html.escape(label)}</th>{c}</tr>' for label, c in rows)
-    foot += f'<tr><th scope="row">Margin</th><td colspan="{span - 1}"></td></tr>'
+    foot = _foot(rules, players, lead_blank + per_game, 1 + lead_span + 3 * n,
+                 [("Game total", lead_blank + per_game), ("3 games added", lead_blank + added)])
     head = f"<tr>{head1}</tr><tr>{head2}</tr>"
     return f'<table class="grid group hollywood"><thead>{head}</thead><tbody>{body}</tbody><tfoot>{foot}</tfoot></table>'
 
