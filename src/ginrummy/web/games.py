@@ -512,14 +512,17 @@ class GameService(Follower):
         self.cluster.publish(room.row.id, changed=changed, connected=self._here(room))
 
     def _tell_here(self, room: Room) -> None:
-        """Queue each seat's own state to each of this instance's connections of it."""
+        """Queue each seat's own state to each of this instance's connections of it, unless that
+        connection was last sent the same state (a move at another table changes nothing it sees)."""
         for seat in range(room.seats):
             conns = room.connections[seat]
             if not conns:
                 continue
             msg = self.state(room, seat)
             for c in conns:
-                c.queue.put_nowait(msg)
+                if c.last != msg:
+                    c.last = msg
+                    c.queue.put_nowait(msg)
 
     # ------------------------------------------------------------------ what a seat sees
 

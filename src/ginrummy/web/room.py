@@ -25,6 +25,9 @@ class Connection:
 
     seat: int
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    #: The last state broadcast to it: the same state is not sent twice, so a seat sitting out
+    #: or at the other table learns nothing of the pace of play elsewhere.
+    last: dict[str, Any] | None = None
 
 
 @dataclass
