@@ -204,3 +204,22 @@ def test_the_rules_at_the_table_say_what_three_and_four_players_change(client: T
     two = client.post("/api/games", json={"opponent": "simple"}).json()
     text2 = client.get(f"/api/games/{two['id']}").json()["rules_text"]
     assert any("winner of each hand deals the next" in line for line in text2)
+
+
+def test_the_replay_of_four_players_shows_each_deal_as_played_at_both_tables(client: TestClient) -> None:
+    g = new_game(client, 4, ["human", "human", "human"], team_target=25)
+    tokens = [g["token"], *(i["token"] for i in g["invites"])]
+    while step(client, g["id"], tokens):
+        pass
+    replay = client.get(f"/api/games/{g['id']}/replay").json()
+    hands = replay["hands"]
+    assert [h["table"] for h in hands] == [0, 1] * (len(hands) // 2)
+    assert [h["deal"] for h in hands] == [d for d in range(1, len(hands) // 2 + 1) for _ in (0, 1)]
+    interleaved = False
+    for a, b in zip(hands[::2], hands[1::2], strict=True):
+        at = [[f["at"] for f in h["frames"]] for h in (a, b)]
+        # Each table's frames in the order played; the deal's moves at both tables counted once each.
+        assert all(x[0] == 0 and x == sorted(x) for x in at)
+        assert sorted(at[0][1:] + at[1][1:]) == list(range(1, len(at[0]) + len(at[1]) - 1))
+        interleaved |= at[1][1] < at[0][-1]  # the second table moved before the first was over
+    assert interleaved

@@ -184,6 +184,22 @@ def test_four_players_one_person_and_three_computers(server: str, browser: Any) 
     head = page.locator("#sheet thead").inner_text()
     assert "(your team)" in head
     check_end(page, ["(your team)"])
+    # The replay shows a deal's two tables side by side, one move of either per step, as played.
+    page.click("#final-replay")
+    page.wait_for_url("**/replay/**")
+    wait_until(page, "document.getElementById('t2-n0') !== null && document.getElementById('t2-n0').textContent !== ''")
+    assert page.inner_text("#board").startswith("Table 1:") and page.inner_text("#t2-board").startswith("Table 2:")
+    assert page.inner_text("#hand-label").startswith("Deal")
+    moves = page.evaluate("data.hands[0].frames.length + data.hands[1].frames.length - 2")
+    assert page.get_attribute("#step", "max") == str(moves)
+    for at in range(1, moves + 1):
+        page.keyboard.press("ArrowRight")
+        words = page.evaluate(f"data.hands.slice(0, 2).flatMap((h) => h.frames).find((f) => f.at === {at}).words")
+        moved = page.locator("#boards .felt.moved")
+        assert moved.count() == 1 and moved.locator(".turn").inner_text() == words
+    explain = page.inner_text("#explain")
+    assert all(page.evaluate(f"data.hands[{i}].explain") in explain for i in (0, 1))
+    assert page.inner_text("#commit").count("Table ") == 2
     assert not errors, errors
     page.close()
 

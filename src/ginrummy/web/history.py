@@ -187,14 +187,17 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
     frames: list[list[dict[str, Any]]] = []
     events: list[list[Event]] = []
     scores_after: list[list[int]] = []
+    deals: list[tuple[int, int]] = []  # each hand's deal (1-based) and table
 
     def observe(match: Game, step: Step | None) -> None:
         base = len(match.hands) - len(match.tables)
         if step is None:
-            for h in match.tables:  # one hand per table of the deal
+            deal = deals[-1][0] + 1 if deals else 1
+            for t, h in enumerate(match.tables):  # one hand per table of the deal
                 frames.append([_frame(h, None, "deal")])
                 events.append([])
                 scores_after.append([])
+                deals.append((deal, t))
             return
         # The table whose hand just moved (four players: the two tables of a deal are replayed in turn).
         t = next(t for t, h in enumerate(match.tables) if len(h.history) != len(events[base + t]))
@@ -216,9 +219,22 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
 
     stored = _load_finished(store, game_id, player, observe)
     g, match = stored.row, stored.match
+    # Each frame's "at": the deal's moves so far at every table, in the order they were stored
+    # (four players: the two hands of a deal were played at once).
+    seqs: dict[int, list[int]] = {h.hand_no: [] for h in stored.hands}
+    for a in stored.actions:
+        seqs[a.hand_no].append(a.seq)
+    by_deal: dict[int, list[int]] = {}
+    for h, (deal, _) in zip(stored.hands, deals, strict=True):
+        by_deal.setdefault(deal, []).extend(seqs[h.hand_no])
+    for h, hand_frames, (deal, _) in zip(stored.hands, frames, deals, strict=True):
+        rank = {q: k + 1 for k, q in enumerate(sorted(by_deal[deal]))}
+        hand_frames[0]["at"] = 0
+        for frame, q in zip(hand_frames[1:], seqs[h.hand_no], strict=True):
+            frame["at"] = rank[q]
     hands_out = []
-    for h, hand, pairing, hand_frames, scores, seen in zip(
-        stored.hands, match.hands, match.pairings, frames, scores_after, events, strict=True
+    for h, hand, pairing, hand_frames, scores, seen, (deal, table) in zip(
+        stored.hands, match.hands, match.pairings, frames, scores_after, events, deals, strict=True
     ):
         # Every move in the rule documents' words (every card is face up in a replay); the two
         # who play the hand, in its hand seats (two players: the game seats).
@@ -231,6 +247,10 @@ def replay(store: Store, game_id: str, player: str) -> dict[str, Any]:
         hands_out.append(
             {
                 "hand": h.hand_no + 1,
+                # Four players: the deal's two hands were played at once; each frame's "at" counts
+                # the deal's moves at both tables in the order they were made.
+                "deal": deal,
+                "table": table,
                 "dealer": h.dealer,
                 "seats": list(pairing.seats),
                 "hand_dealer": hand.dealer,
