@@ -17,7 +17,8 @@ from ginrummy.commands.display import Style
 from ginrummy.commands.play import play
 from ginrummy.commands.prompt import Console
 from ginrummy.record import dumps, game_from_record, load, match_to_record
-from ginrummy.saved import NO_UNDO
+from ginrummy.seated_play import OTHER_TABLE_BACK
+from ginrummy.storage import Store
 
 CARD = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][shdc](?![A-Za-z0-9])")
 
@@ -25,7 +26,8 @@ CARD = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][shdc](?![A-Za-z0-9])")
 class Reader:
     """A person who plays from the printed text only: Enter at a layout (the best step), a knock
     when one is offered, else the stock (or a pass), else the highest loose card of the hand as
-    last shown. ``script`` answers the first prompts with words of its own (``undo``, ``quit``)."""
+    last shown. ``script`` answers the first prompts with words of its own (``undo``, ``quit``;
+    None: as above)."""
 
     def __init__(self, out: io.StringIO, script: list[str] | None = None) -> None:
         self.out = out
@@ -35,8 +37,8 @@ class Reader:
     def __call__(self, prompt: str) -> str:
         self.out.write(prompt + "\n")
         self.prompts += 1
-        if self.script:
-            return self.script.pop(0)
+        if self.script and (word := self.script.pop(0)) is not None:
+            return word
         if "[Enter = " in prompt:
             return ""
         choices = prompt.split(" (or hint")[0].strip().split(", ")
@@ -130,9 +132,35 @@ def test_undo_is_refused_with_the_reason_and_quit_leaves_with_the_record(tmp_pat
     path = tmp_path / "left.json"
     rc, out = run_play("--players", "4", "--seed", "1", "--record", str(path), script=["undo", "quit"])
     assert rc == 1
-    assert NO_UNDO in out
+    assert "nothing to undo: you have not moved yet in this hand" in out
     assert "Game left (not saved)." in out
     assert load(path)["result"]["over"] is False
+    rc, out = run_play("--players", "3", "--seed", "1", "--no-undo", script=[None] * 3 + ["undo", "quit"])
+    assert "undo is off in this game (it was started with --no-undo)" in out and "Undone" not in out
+
+
+@pytest.mark.parametrize(("players", "undone"), [
+    (3, "Undone: your move discard Kh and simple 2's 2 moves after it."),
+    (4, "Undone: your move discard Jc and simple 1's 2 moves after it."),
+])
+def test_undo_at_the_prompt_takes_back_your_move_and_the_game_plays_on_to_its_end(players, undone, tmp_path, capsys):
+    """Your discard and your opponent's two replies go back (with four players, the other table
+    goes back to that moment too); the game plays on to its end, kept in the store."""
+    db = str(tmp_path / "games.sqlite3")
+    path = tmp_path / "g.json"
+    argv = ["--players", str(players), "--seed", "1", "--rule", "target=40", "--rule", "team_target=40"]
+    rc, out = run_play(*argv, "--db", db, "--record", str(path), script=[None] * 3 + ["undo"])
+    assert rc == 0, out
+    assert undone in out
+    assert (OTHER_TABLE_BACK in out) == (players == 4)
+    before, after = out.split(undone)
+    shown = [chunk.splitlines()[0] for chunk in [*before.split("Your hand:")[-2:], after.split("Your hand:")[1]]]
+    assert shown[0] == shown[2] != shown[1]  # your hand before that discard, again
+    statuses = sorted(g.status for g in Store(db).list_games())
+    assert statuses == ["finished", "replaced"]
+    record = load(path)
+    assert record["result"]["over"] is True
+    assert dumps(match_to_record(game_from_record(record))) == path.read_text(encoding="utf-8")
 
 
 def _other_hand_changed(monkeypatch, index: int) -> None:

@@ -14,11 +14,15 @@ from textual.widgets import Static
 
 import ginrummy.game
 from ginrummy.cli import main
+from ginrummy.events import Phase
 from ginrummy.players import get_player
 from ginrummy.rules import Rules
-from ginrummy.tui_seated import NO_UNDO, SeatedApp
+from ginrummy.saved import resume_game, save_game
+from ginrummy.seated_play import OTHER_TABLE_BACK
+from ginrummy.tui_seated import SeatedApp
 from ginrummy.tui_sheet import SheetScreen
 from test_tui_snapshots import check_golden
+from test_undo_seated import state
 from tui_pilot import notice, screen_text
 
 SIZE = (80, 24)
@@ -166,8 +170,42 @@ def test_undo_says_why_not_and_quit_leaves_at_once():
             return said, app.return_value
 
     said, code = asyncio.run(go())
-    assert said.lower().startswith(NO_UNDO[:40])
+    assert said == "Undo needs a saved game, and this one is played in memory only."
     assert code == 1  # left unfinished at once: there is nothing to keep
+
+
+def test_u_takes_back_your_discard_and_the_replies_at_both_tables_of_four(tmp_path):
+    db = str(tmp_path / "games.sqlite3")
+    app = make(4, seed=2)
+    app.keep(save_game(app.table, db, client="tui"), "ginrummy tui --resume")
+    bot = get_player("simple", seed=9)
+
+    async def go() -> tuple[str, str, list[int]]:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(400):
+                await _stable(pilot, app)
+                if isinstance(app.screen, SheetScreen) or app.table.can_deal:
+                    await pilot.press("n")
+                    continue
+                assert app.mine is not None and app.view.my_turn
+                view = app.view
+                before = state(app.match)
+                app.apply(bot.decide(view))
+                await _stable(pilot, app)
+                if view.phase is Phase.DISCARD and app.mine is not None and app.view.my_turn and app.game.undo_refusal() is None:
+                    played = [len(h.history) for h in app.match.tables]
+                    await pilot.press("u")
+                    await _stable(pilot, app)
+                    return before, notice(app), played
+            raise AssertionError("no discard of yours could be taken back")
+
+    before, said, played = asyncio.run(go())
+    assert said == ""
+    assert state(app.match) == before and app.view.my_turn and app.view.phase is Phase.DISCARD
+    assert all(len(h.history) < n for h, n in zip(app.match.tables, played, strict=True))  # both tables went back
+    undone = [line for line in app.lines if line.startswith("Undone: your move discard ")]
+    assert len(undone) == 1 and undone[0].endswith("'s 2 moves after it.") and app.lines[-1] == OTHER_TABLE_BACK
+    assert state(resume_game(db).match) == state(app.match)
 
 
 def _other_hand_changed(monkeypatch, index: int) -> None:
@@ -245,7 +283,6 @@ def test_tui_seat_options_are_checked_at_start(argv, words, capsys):
 
 
 def test_a_game_of_four_is_kept_on_quitting_and_resumed_to_its_end(tmp_path):
-    from ginrummy.saved import resume_game, save_game
     from ginrummy.tui_keep import KeepScreen
 
     db = str(tmp_path / "games.sqlite3")

@@ -20,8 +20,10 @@ plays on. Its table's first ``start_hand`` continues the hand in progress instea
 
 Games of three or four players are kept the same way: each action under the number of its own
 table's hand (both decks of a deal stored with its first action), replayed table by table
-(:meth:`~ginrummy.storage.Store.load_game`). Undo is off in them: the other table plays on
-between the person's moves, so a move cannot be taken back alone.
+(:meth:`~ginrummy.storage.Store.load_game`). Undo works on the person's own table as with two
+players, but not in a hand the person sits out; with four, every action stored after the
+person's move goes too, at both tables (the other table's computers play those moves again),
+unless the other table's hand ended after it (a finished hand cannot go back).
 """
 
 from __future__ import annotations
@@ -40,9 +42,6 @@ from .match import Match
 from .players.base import Player
 from .storage import DEFAULT_DB, HUMAN, TERMINAL_CLIENTS, GameRow, SeatRow, Store, final_deadwood, hash_token
 from .table import Seat, Table
-
-#: Why undo is off in a game of three or four (the other table plays on between your moves).
-NO_UNDO = "undo is off: three- and four-player games cannot take a move back yet"
 
 #: Makes the computer player of a resumed game from its stored name (``simple``, ``expert``...).
 PlayerMaker = Callable[[str], Player]
@@ -177,61 +176,98 @@ class SavedGame:
         return next((s.seat for s in self.row.seats if s.player == HUMAN), None)
 
     def _last_person_move(self) -> int | None:
-        """Index in the hand's history of the person's last move of the hand in progress."""
-        hand = self.table.match.hand
-        if hand is None or hand.is_over:
+        """Index in the history of the person's hand in progress of their last move in it."""
+        game = self.table.match
+        person = self.person
+        at = game.where(person) if person is not None and game.tables else None
+        if at is None or game.tables[at[0]].is_over:
             return None
-        return next((i for i in range(len(hand.history) - 1, -1, -1) if hand.history[i].seat == self.person), None)
+        history = game.tables[at[0]].history
+        return next((i for i in range(len(history) - 1, -1, -1) if history[i].seat == at[1]), None)
+
+    def _last_person_seq(self) -> int:
+        """The stored ``seq`` of the person's last move (of the hand in progress)."""
+        game, person = self.table.match, self.person
+        at = game.where(person) if person is not None else None
+        assert at is not None
+        number = _index(game.hands, game.tables[at[0]])
+        return max(a.seq for a in self.store.actions(self.row.id) if a.hand_no == number and a.seat == person)
 
     def undo_refusal(self) -> str | None:
         """Why ``undo`` cannot be played now, or None if it can."""
-        if self.table.match.seats > 2:
-            return NO_UNDO
         if not self.undo_allowed:
             return "undo is off in this game (it was started with --no-undo)"
-        hand = self.table.match.hand
-        if hand is None or hand.is_over:
+        game = self.table.match
+        if not game.in_progress:
             return "undo takes back a move of the hand in progress, and no hand is in progress"
+        if self.person is None:
+            return "nothing to undo: computer players play every seat of this game"
+        at = game.where(self.person)
+        names = self.table.names
+        if at is None:
+            a, b = game.current_pairings[0].seats  # three players: one table
+            return (
+                f"nothing to undo: you sit out this hand ({names[a]} against {names[b]}), and undo takes back "
+                "a move of a hand you play"
+            )
+        hand = game.tables[at[0]]
+        if hand.is_over:
+            return "undo takes back a move of the hand in progress, and your hand is over"
         i = self._last_person_move()
         if i is None:
             return "nothing to undo: you have not moved yet in this hand"
         knock = next((s for s in hand.history[i + 1 :] if s.action.kind is Kind.KNOCK), None)
         if knock is not None:
-            return (
-                f"{self.table.names[knock.seat]} knocked after your last move and laid its melds open: a knock cannot "
-                "go back, you have seen its cards"
-            )
+            who = names[game.current_pairings[at[0]].seats[knock.seat]]
+            return f"{who} knocked after your last move and laid its melds open: a knock cannot go back, you have seen its cards"
         step = hand.history[i]
         if step.action.kind is Kind.STOCK:
             return (
                 f"your last move drew {card_str(step.drawn)} from the stock: a card drawn from the stock cannot go "
                 "back, you have seen it"
             )
-        return None
+        return self._other_table_refusal(at[0])
+
+    def _other_table_refusal(self, mine: int) -> str | None:
+        """Four players: why not, when the other table's hand ended after the person's last move."""
+        game = self.table.match
+        ended = [t for t, h in enumerate(game.tables) if t != mine and h.is_over]
+        if not ended:
+            return None
+        seq = self._last_person_seq()
+        numbers = {_index(game.hands, game.tables[t]): t for t in ended}
+        after = {numbers[a.hand_no] for a in self.store.actions(self.row.id) if a.hand_no in numbers and a.seq > seq}
+        if not after:
+            return None
+        a, b = (self.table.names[s] for s in game.current_pairings[min(after)].seats)
+        return f"the other table's hand ({a} against {b}) ended after your last move: a finished hand cannot go back"
 
     def undo(self) -> tuple[Action, int]:
-        """Take back the person's last move and the computer's moves after it; returns that move
-        and how many computer moves went with it. The table plays on the replayed match."""
+        """Take back the person's last move and every move stored after it (with four players, the
+        other table's too); returns that move and how many moves of the person's own table went
+        with it. The table plays on the replayed game."""
         why = self.undo_refusal()
         if why is not None:
             raise GinRummyError(why)
-        hand = self.table.match.hand
+        game, person = self.table.match, self.person
+        at = game.where(person) if person is not None else None
         i = self._last_person_move()
-        assert hand is not None and i is not None
-        undone = hand.history[i].action
-        dropped = len(hand.history) - i - 1
-        keep = self.actions - (len(hand.history) - i)
+        assert at is not None and i is not None
+        history = game.tables[at[0]].history
+        undone, dropped = history[i].action, len(history) - i - 1
+        keep = self._last_person_seq()
         new_id = uuid.uuid4().hex[:12]
         self.store.continue_game(self.row.id, new_id, actions=keep)
-        stored = self.store.load_match(new_id)
+        stored = self.store.load_game(new_id)
         assert stored is not None
         self.row, self.actions, self.hands = stored.row, keep, len(stored.hands)
         self.table.match = stored.match
         self._attach()
         for seat, s in enumerate(self.table.seats):
             hook = getattr(s.player, "new_hand", None)
-            if hook is not None:
-                hook(seat)  # its memory of the hand is of moves that are gone
+            seated = stored.match.where(seat)
+            if hook is not None and seated is not None:
+                hook(seated[1])  # its memory of the hand is of moves that are gone
         return undone, dropped
 
 

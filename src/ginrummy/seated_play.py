@@ -27,6 +27,9 @@ from .table import Table
 #: Writes one card (plain, coloured, markup): the app's card style.
 Show = Callable[[int], str]
 
+#: Said after an undo with four players: the moves stored after yours went at both tables.
+OTHER_TABLE_BACK = "The other table went back to where it was at your move: its players play on from there."
+
 
 def seat_names(person: str, strengths: Sequence[str]) -> tuple[str, ...]:
     """The names at the table: the person's, then each computer player's by its strength,
@@ -253,6 +256,7 @@ def seated_sheet_lines(sheet: Ledger[Any], names: Sequence[str], columns: Sequen
 
 
 __all__ = [
-    "column_names", "deal_heading", "deal_scoring", "end_lines", "final_lines", "finish_others", "hand_names",
-    "my_table", "others_to_act", "result_words", "score_line", "seat_names", "seated_sheet_lines", "step_others",
+    "OTHER_TABLE_BACK", "column_names", "deal_heading", "deal_scoring", "end_lines", "final_lines", "finish_others",
+    "hand_names", "my_table", "others_to_act", "result_words", "score_line", "seat_names", "seated_sheet_lines",
+    "step_others",
 ]

@@ -325,8 +325,8 @@ class Store:
         """Undo: a new game row ``new_id`` with the rules, seats, hands and the first ``actions``
         actions of ``old_id``, which becomes ``replaced``; one transaction, nothing deleted.
 
-        The hands are copied as they are, so the actions dropped must all belong to the hand in
-        progress (an undo within a finished hand would leave its result behind)."""
+        The hands are copied as they are, so the actions dropped must all belong to unfinished hands
+        of the deal in progress (an undo within a finished hand would leave its result behind)."""
         with self.connection() as c:
             old = c.execute(f"SELECT status FROM games WHERE id = {_P}", (old_id,)).fetchone()
             if old is None or old[0] != "playing":

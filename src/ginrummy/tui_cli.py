@@ -80,11 +80,11 @@ def run(args: argparse.Namespace) -> int:
             app = SeatedApp(game.match.rules, others, style=style, light=args.light)
         else:
             app = GinRummyApp(game.match.rules, opponent=game.table.names[1], style=style, light=args.light)
-    elif players_count(args) > 2:
-        app = SeatedApp(rules_from_args(args), opponents(args), seed=args.seed, style=style, light=args.light)
-        game = saved.save_game(app.table, args.db, client="tui", undo=False)
     else:
-        app = GinRummyApp(rules_from_args(args), opponent=opponents(args)[0], seed=args.seed, style=style, light=args.light)
+        if players_count(args) > 2:
+            app = SeatedApp(rules_from_args(args), opponents(args), seed=args.seed, style=style, light=args.light)
+        else:
+            app = GinRummyApp(rules_from_args(args), opponent=opponents(args)[0], seed=args.seed, style=style, light=args.light)
         game = saved.save_game(app.table, args.db, client="tui", undo=not args.no_undo)  # each action stored first
     app.keep(game, f"ginrummy tui --resume{db}")
     app.run()

@@ -8,7 +8,8 @@ players, two teams (you and your partner at seat 3): your table is played here, 
 by the computers at the same time; you learn its result, and what its end shows face up, once
 your own hand is over too (:mod:`ginrummy.seated_play`). The score sheet (``g``) has a column
 per player, or per team. ``ginrummy tui`` keeps these games in the store as it keeps two-player
-ones (``q`` asks, ``--resume`` continues); undo is off (the other table plays on meanwhile).
+ones (``q`` asks, ``--resume`` continues, ``u`` takes back your last move of the hand you play;
+with four players the other table goes back to that moment too).
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from .errors import IllegalActionError
 from .game import Game
 from .players import get_player
 from .rules import Rules
-from .saved import NO_UNDO, SavedGame
+from .saved import SavedGame
 from .seated_play import (
+    OTHER_TABLE_BACK,
     column_names,
     deal_heading,
     deal_scoring,
@@ -330,9 +332,14 @@ class SeatedApp(GinRummyApp):
         if not self._sat_out():
             super().action_hint()
 
-    def undo_refusal(self) -> str | None:
-        return NO_UNDO
+    def action_undo(self) -> None:
+        """Your last move back (the two-player app's undo); with four players the other table too."""
+        taken = self.undo_refusal() is None
+        super().action_undo()
+        if taken and self.match.seats == 4:
+            self.say(escape(OTHER_TABLE_BACK))
 
+    action_undo_anyway = action_undo
     action_discard_anyway = action_discard
     action_knock_anyway = action_knock
     action_auto_anyway = action_auto

@@ -10,7 +10,8 @@ learn its result after it ends, as any hand's end shows it (:mod:`ginrummy.seate
 
 These games are kept in the games store as they are played, as two-player ones are
 (:mod:`ginrummy.saved`): ``--resume`` continues one, ``history`` lists it once over; ``undo``
-is off (the other table plays on between your moves).
+takes back your last move of the hand you play (``--no-undo`` turns it off; with four players
+the other table goes back to that moment too).
 """
 
 from __future__ import annotations
@@ -22,14 +23,15 @@ import sys
 import time
 from collections.abc import Callable
 
-from ..actions import Action
+from ..actions import Action, Kind
 from ..game import Game
 from ..multisheet import SeatedResult
 from ..observation import SeatView
 from ..players import get_player
 from ..record import dumps, match_to_record
-from ..saved import NO_UNDO, SavedGame
+from ..saved import SavedGame
 from ..seated_play import (
+    OTHER_TABLE_BACK,
     column_names,
     deal_heading,
     deal_scoring,
@@ -52,10 +54,15 @@ from .prompt import HELP, Console, Leave, Prompt
 class SeatedPrompt(Prompt):
     """The prompt of a game of three or four: the score line shows every player (or both teams)."""
 
-    def __init__(self, console: Console, game: Game, names: tuple[str, ...]) -> None:
-        super().__init__(console, (names[0], names[1]), can_undo=lambda: NO_UNDO)
-        self.game = game
+    def __init__(self, console: Console, table: Table[Game], names: tuple[str, ...], saved: SavedGame | None = None) -> None:
+        super().__init__(console, (names[0], names[1]), can_undo=saved.undo_refusal if saved is not None else None)
+        self.table = table
         self.everyone = names
+
+    @property
+    def game(self) -> Game:
+        """The game being played: the table's (an undo replaces it)."""
+        return self.table.match
 
     help_text = HELP + "\n`sheet`: the score sheet so far (every hand, the totals, the boxes)."
 
@@ -76,11 +83,13 @@ def sheet_text(game: Game, names: tuple[str, ...]) -> list[str]:
 
 
 class SeatedSession:
-    """One game of three or four at the terminal: deals, the person's hands, the others' results."""
+    """One game of three or four at the terminal: deals, the person's hands, the others' results.
+
+    ``saved``, when given, is the saved game the table's actions go to (and ``undo`` comes from)."""
 
     def __init__(
         self, table: Table[Game], console: Console, *, person: int | None, delay: float | None = None,
-        sleep: Callable[[float], object] | None = None,
+        sleep: Callable[[float], object] | None = None, saved: SavedGame | None = None,
     ) -> None:
         self.table = table
         self.console = console
@@ -90,7 +99,8 @@ class SeatedSession:
         self.names = table.names
         self.seen = 0
         self.resumed = False
-        self.prompt = SeatedPrompt(console, table.match, self.names) if person is not None else None
+        self.saved = saved
+        self.prompt = SeatedPrompt(console, table, self.names, saved) if person is not None else None
 
     @property
     def style(self) -> Style:
@@ -146,15 +156,16 @@ class SeatedSession:
             return
         assert self.prompt is not None
         self.prompt.names = hand_names(game, self.names, mine)
-        hand = game.tables[mine]
         seats = game.current_pairings[mine].seats
         if self.resumed:
             self.news(mine, everything=True)  # the hand so far, as you saw it
-        while not hand.is_over:
+        while not (hand := self.game.tables[mine]).is_over:  # self.game: an undo replaces it
             seat = seats[hand.current]
             if seat == person:
                 choice = self.prompt.choose(table, person)
-                assert isinstance(choice, Action)  # undo is always refused in these games
+                if not isinstance(choice, Action):
+                    self.take_back(mine)
+                    continue
                 table.act(person, choice)
             else:
                 table.computer_move(seat)
@@ -164,6 +175,19 @@ class SeatedSession:
         for t in finish_others(table, person):
             self.console.tell("The other table's hand is over:")
             self.tell_end(t)
+
+    def take_back(self, mine: int) -> None:
+        """``undo``: your last move and what was played after it (with four players, at both tables)."""
+        assert self.saved is not None and self.person is not None
+        undone, dropped = self.saved.undo()
+        a, b = hand_names(self.game, self.names, mine)
+        them = b if self.game.current_pairings[mine].seats[0] == self.person else a
+        after = f" and {them}'s {dropped} move{'s' * (dropped != 1)} after it" if dropped else ""
+        move = f"discard {self.style.action(undone)}" if undone.kind is Kind.DISCARD else self.style.action(undone)
+        self.console.tell(f"Undone: your move {move}{after}.")
+        if self.game.seats == 4:
+            self.console.tell(OTHER_TABLE_BACK)
+        self.seen = len(self.table.view(self.person).events)
 
     def news(self, mine: int, everything: bool = False) -> None:
         """The steps of the person's hand they have not seen yet (their own only where they
@@ -277,14 +301,11 @@ def play_seated(args: argparse.Namespace, console: Console, saved: SavedGame | N
         seats = [Seat(args.name), *(Seat(names[k + 1], get_player(p, seed=player_seed(k))) for k, p in enumerate(players))]
         table = Table(Game(rules_from_args(args), players=names, seed=args.seed), seats)
         person = 0
-        game = SavedGame.start(store, table, client="play", undo=False)
-    match = table.match
-    session = SeatedSession(table, console, person=person, delay=args.delay)
-    for line in match.rules.describe():
+        game = SavedGame.start(store, table, client="play", undo=not args.no_undo)
+    session = SeatedSession(table, console, person=person, delay=args.delay, saved=game)
+    for line in table.match.rules.describe():
         console.say(line)
-    console.say(intro(match, names, person))
-    if person is not None:
-        console.say(NO_UNDO[0].upper() + NO_UNDO[1:] + ".")
+    console.say(intro(table.match, names, person))
     try:
         try:
             session.play()
@@ -293,14 +314,14 @@ def play_seated(args: argparse.Namespace, console: Console, saved: SavedGame | N
             raise Leave(eof=True) from None
     except Leave as leave:
         leave_game(args, console, game, asked=not leave.eof)
-        write_record(args.record, match)
+        write_record(args.record, table.match)  # table.match: an undo replaces it
         return 1
     console.say()
-    for line in sheet_text(match, names):
+    for line in sheet_text(table.match, names):
         console.say(line)
     if game is not None and not args.no_save:
         console.say(f"The game is in the history: ginrummy history{db_option(args.db)}")
-    write_record(args.record, match)
+    write_record(args.record, table.match)
     return 0
 
 
