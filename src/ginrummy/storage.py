@@ -39,9 +39,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import threading
 import time
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -192,6 +193,7 @@ class Store:
 
     def __init__(self, path: str | Path) -> None:
         self._db = open_database(path)
+        self._batch = threading.local()  # the writes of a step under way (:meth:`writes`), per thread
         #: The file's path, or the database's URL without its password.
         self.path = self._db.label
         self._open_schema()
@@ -229,6 +231,45 @@ class Store:
         """A connection inside a transaction that commits on exit (rolls back on an exception);
         nested use joins the outer transaction. Its ``execute`` takes ``?`` placeholders on both databases."""
         return cast(AbstractContextManager[Any], self._db.transaction())
+
+    @contextmanager
+    def writes(self) -> Iterator[None]:
+        """The writes of one step (actions, a hand's end, the game's end) sent together when it
+        ends: one alone as one autocommitted statement (a single round trip to PostgreSQL), several
+        in one transaction (all or none). They are stored when this returns, before anyone is told;
+        a step already stored by another writer raises :class:`Taken` then. Nested use joins."""
+        if getattr(self._batch, "items", None) is not None:
+            yield
+            return
+        self._batch.items = []
+        try:
+            yield
+            items: list[tuple[str, tuple[Any, ...], str | None]] = self._batch.items
+        finally:
+            self._batch.items = None
+        if len(items) == 1:
+            self._write_now(*items[0])
+        elif items:
+            with self.connection():
+                for item in items:
+                    self._write_now(*item)
+
+    def _write(self, sql: str, params: tuple[Any, ...], taken: str | None = None) -> None:
+        """One write, now or with the step under way (:meth:`writes`); ``taken``: the refusal
+        when its key is already stored."""
+        items = getattr(self._batch, "items", None)
+        if items is not None:
+            items.append((sql, params, taken))
+        else:
+            self._write_now(sql, params, taken)
+
+    def _write_now(self, sql: str, params: tuple[Any, ...], taken: str | None) -> None:
+        try:
+            self._db.write(sql, params)
+        except Exception as e:
+            if taken is not None and self._db.is_duplicate(e):
+                raise Taken(taken) from None
+            raise
 
     # -- games ---------------------------------------------------------------------------
 
@@ -277,11 +318,10 @@ class Store:
             return _with_seats(c, rows)
 
     def finish_game(self, game_id: str, final: dict[str, Any]) -> None:
-        with self.connection() as c:
-            c.execute(
-                f"UPDATE games SET status = 'finished', finished = {_P}, final = {_P} WHERE id = {_P}",
-                (time.time(), json.dumps(final), game_id),
-            )
+        self._write(
+            f"UPDATE games SET status = 'finished', finished = {_P}, final = {_P} WHERE id = {_P}",
+            (time.time(), json.dumps(final), game_id),
+        )
 
     def set_status(self, game_id: str, status: str) -> None:
         """An unfinished game becomes ``abandoned`` (left without keeping it); see the module docstring."""
@@ -403,11 +443,10 @@ class Store:
 
     def end_hand(self, game_id: str, hand_no: int, result: dict[str, Any], deadwood: list[int]) -> None:
         """Keep each hand's result and final deadwood so statistics need no replay."""
-        with self.connection() as c:
-            c.execute(
-                f"UPDATE hands SET result = {_P}, deadwood = {_P} WHERE game_id = {_P} AND hand_no = {_P}",
-                (json.dumps(result), json.dumps(deadwood), game_id, hand_no),
-            )
+        self._write(
+            f"UPDATE hands SET result = {_P}, deadwood = {_P} WHERE game_id = {_P} AND hand_no = {_P}",
+            (json.dumps(result), json.dumps(deadwood), game_id, hand_no),
+        )
 
     def hands(self, game_id: str) -> list[HandRow]:
         with self.connection() as c:
@@ -419,15 +458,11 @@ class Store:
     def append_action(self, game_id: str, seq: int, hand_no: int, seat: int, action: str) -> None:
         """Append one action. The primary key (game, seq) refuses a second writer of the same step
         (another instance that played it first): :class:`Taken`."""
-        try:
-            self._db.write(
-                f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) VALUES ({', '.join([_P] * 6)})",
-                (game_id, seq, hand_no, seat, action, time.time()),
-            )
-        except Exception as e:
-            if self._db.is_duplicate(e):
-                raise Taken(f"game {game_id}: action {seq} is already stored") from None
-            raise
+        self._write(
+            f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) VALUES ({', '.join([_P] * 6)})",
+            (game_id, seq, hand_no, seat, action, time.time()),
+            f"game {game_id}: action {seq} is already stored",
+        )
 
     def actions_since(self, game_id: str, seq: int, hand_no: int) -> tuple[list[HandRow], list[ActionRow]]:
         """The hands from ``hand_no`` and the actions from ``seq`` on, in one transaction: what

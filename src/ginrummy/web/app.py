@@ -455,7 +455,8 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
             conn.queue.put_nowait({"type": "hint", "ref": ref, "hints": await service.hint(room, seat)})
         elif kind == "state":
             await service.catch_up(room)
-            conn.queue.put_nowait(service.state(room, seat))
+            conn.last = service.state(room, seat)
+            conn.queue.put_nowait(conn.last)
         elif kind == "ping":
             conn.queue.put_nowait({"type": "pong", "ref": ref})
         else:
@@ -466,7 +467,8 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
             log.exception("error handling a %s message", shown(msg.get("type")) if isinstance(msg, dict) else "non-object")
         conn.queue.put_nowait({"type": "error", "ref": ref, **body})
         if body.get("error") == "stale":
-            conn.queue.put_nowait(service.state(room, conn.seat))
+            conn.last = service.state(room, conn.seat)
+            conn.queue.put_nowait(conn.last)
 
 
 #: The messages a seat may send after its hello.

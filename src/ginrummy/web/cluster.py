@@ -19,6 +19,7 @@ import asyncio
 import hashlib
 import json
 import logging
+import queue
 import threading
 import uuid
 from collections.abc import Callable
@@ -31,6 +32,9 @@ CHANNEL = "ginrummy"
 
 #: Seconds between an instance's tries for a computer move another instance holds.
 LEAD_RETRY = 0.5
+
+#: Most notifications sent in one statement.
+NOTIFY_BATCH = 64
 
 #: Seconds between presence announcements, and after which an instance not heard from is gone.
 PRESENCE_EVERY = 10.0
@@ -85,6 +89,11 @@ class PgCluster(Alone):
         self._held: set[str] = set()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        # Notifications wait here for the sending thread, so the event loop never waits on a
+        # round trip to tell the others; None asks the thread to stop.
+        self._outbox: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._sender = threading.Thread(target=self._send_all, daemon=True, name="ginrummy-notify")
+        self._sender.start()
 
     def start(self, loop: asyncio.AbstractEventLoop, deliver: Deliver) -> None:
         ready = threading.Event()
@@ -125,11 +134,33 @@ class PgCluster(Alone):
         msg = {"i": self.instance, "g": game_id, "s": int(changed), "c": [int(c) for c in connected]}
         if hello:
             msg["h"] = 1
-        try:
-            self._send.execute("SELECT pg_notify(%s, %s)", (CHANNEL, json.dumps(msg, separators=(",", ":"))))
-        except self._psycopg.Error:
-            log.warning("could not notify the other instances of game %s", game_id, exc_info=True)
-            self._reconnect("_send")
+        self._outbox.put(json.dumps(msg, separators=(",", ":")))
+
+    def _send_all(self) -> None:
+        """The sending thread: the notifications waiting, in order, up to :data:`NOTIFY_BATCH` in
+        one statement (one round trip); on ``None``, what came before it is sent and it stops."""
+        while True:
+            first = self._outbox.get()
+            if first is None:
+                return
+            batch, stop = [first], False
+            while len(batch) < NOTIFY_BATCH:
+                try:
+                    item = self._outbox.get_nowait()
+                except queue.Empty:
+                    break
+                if item is None:
+                    stop = True
+                    break
+                batch.append(item)
+            sql = "SELECT " + ", ".join(["pg_notify(%s, %s)"] * len(batch))
+            try:
+                self._send.execute(sql, [x for payload in batch for x in (CHANNEL, payload)])
+            except self._psycopg.Error:
+                log.warning("could not notify the other instances of %d changes", len(batch), exc_info=True)
+                self._reconnect("_send")
+            if stop:
+                return
 
     def lead(self, game_id: str) -> bool:
         if game_id in self._held:
@@ -165,6 +196,8 @@ class PgCluster(Alone):
 
     def close(self) -> None:
         self._stop.set()
+        self._outbox.put(None)  # what is waiting is sent first
+        self._sender.join(timeout=3)
         if self._thread is not None:
             self._thread.join(timeout=3)
         for c in (self._send, self._locks):

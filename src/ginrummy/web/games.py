@@ -342,10 +342,10 @@ class GameService(Follower):
         room.table.before = store
         before = room.actions
         try:
-            # One transaction: a layout's several actions, and the hand's and the game's end with
-            # the last one, are stored together or not at all (an instance dying between them
-            # cannot leave a hand over in the log but not in the hands).
-            with self.store.connection():
+            # One step's writes together: a layout's several actions, and the hand's and the
+            # game's end with the last one, are stored together or not at all (an instance dying
+            # between them cannot leave a hand over in the log but not in the hands).
+            with self.store.writes():
                 play(seat)
                 if room.actions != before:
                     # The last step as the other player at the table may read it (a stock card or
@@ -354,6 +354,8 @@ class GameService(Follower):
                     room.lasts[table] = {"seat": seat, "action": room.table.last_seen_by(opponent)}
                 if hand.is_over:
                     self._hand_over(room, hand, hand_no)
+            if hand.is_over and room.match.is_over:
+                self._reload_row(room)  # the game's row as stored, finished
         except BaseException as e:
             room.table.before = None
             if room.actions != before or isinstance(e, Taken):
@@ -373,7 +375,6 @@ class GameService(Follower):
         self.store.end_hand(room.row.id, hand_no, hand.result.to_json(), final_deadwood(hand))
         if room.match.is_over:
             self.store.finish_game(room.row.id, room.match.final().to_json())
-            self._reload_row(room)
         if not room.match.in_progress:
             room.ready = room.computers()
 
@@ -405,6 +406,7 @@ class GameService(Follower):
         """Start the computer's turn in the background at each table where it is a computer's move
         (with four players both tables of a deal play at once, each with a task of its own);
         ``fresh``: this room has just stored the game's newest change itself."""
+        room.wake.set()  # a computer's turn waiting for another instance's lock tries again now
         for table in range(len(room.match.tables)):
             task = room.computer_tasks.get(table)
             if task is not None and not task.done():
@@ -448,7 +450,9 @@ class GameService(Follower):
                 if changed:
                     self._tell_here(room)
                 if not leading:
-                    await asyncio.sleep(LEAD_RETRY)
+                    room.wake.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(room.wake.wait(), LEAD_RETRY)
                     continue
                 delay = self.computer_delay if room.pace is None else room.pace
                 if delay:
@@ -471,11 +475,17 @@ class GameService(Follower):
         except Exception:  # noqa: BLE001 - keep the server up; the game resumes on the next message
             log.exception("computer move failed in game %s", gid)
         finally:
-            # The game's lock is let go when no table's computer still plays here.
-            me = asyncio.current_task()
-            if not any(t is not me and not t.done() for t in room.computer_tasks.values()):
-                self._leading.discard(gid)
-                self.cluster.release(gid)
+            self._let_go(room, asyncio.current_task())
+
+    def _let_go(self, room: Room, me: asyncio.Task[None] | None = None) -> None:
+        """Release the game's lock when no table's computer still plays here (other than ``me``)
+        and nobody plays it here: while a person's connection is here, the next computer move is
+        decided here too, with no lock to take again (the others catch up by notification)."""
+        if any(room.connections) and not room.match.is_over:
+            return
+        if not any(t is not me and not t.done() for t in room.computer_tasks.values()):
+            self._leading.discard(room.row.id)
+            self.cluster.release(room.row.id)
 
     async def hint(self, room: Room, seat: int) -> list[dict[str, Any]]:
         async with room.lock:
@@ -501,6 +511,7 @@ class GameService(Follower):
     def disconnect(self, room: Room, conn: Connection) -> None:
         room.connections[conn.seat].discard(conn)
         self.broadcast(room, changed=False)
+        self._let_go(room)
         if room.match.is_over and not any(room.connections):
             # A finished game takes no more actions, so dropping it cannot split its log; it reloads on demand.
             self.rooms.pop(room.row.id, None)

@@ -47,6 +47,8 @@ class Room:
     ready: list[bool] = field(init=False)
     #: The computer's turns in progress, by table of the current deal.
     computer_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
+    #: Set when the game may have moved on: a computer's turn waiting for the lock tries again at once.
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
     #: The latest move at each table, as the other player there may read it.
     lasts: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: The pause before each computer move a person at this table chose (None: the server's own).
