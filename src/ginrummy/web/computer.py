@@ -3,7 +3,9 @@
 Why a process pool by default: the players are pure Python, so running them in threads would
 still hold the GIL and stall every other game's messages while an ``expert`` thinks. Worker
 processes keep the event loop free; ``thread`` mode exists for tests (no start-up cost) and
-``inline`` for debugging.
+``inline`` for debugging. The quick players (:data:`QUICK`: well under a millisecond a
+decision) decide on the event loop in every mode: sending a view to a worker and back costs
+more than their decision, and waits for a core.
 
 A player only ever receives a :class:`~ginrummy.observation.SeatView` (it cannot see hidden
 cards), and a fresh player is made for each decision: what it decides is then a function of the
@@ -28,6 +30,11 @@ Mode = Literal["process", "thread", "inline"]
 
 #: Strengths offered to people, weakest first (names of ``ginrummy.players``).
 STRENGTHS: tuple[str, ...] = ("random", "easy", "simple", "greedy", "expert")
+
+
+#: Players that decide on the event loop: about 30 µs a decision, p99 about 0.1 ms
+#: (``bench/decisions.py``).
+QUICK = frozenset({"random", "easy", "simple", "greedy"})
 
 
 def decide(name: str, view: SeatView) -> int:
@@ -93,7 +100,7 @@ class ComputerRunner:
             self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=workers or 4)
 
     async def decide(self, name: str, view: SeatView) -> Action:
-        if self._pool is None:
+        if self._pool is None or name in QUICK:
             return Action.from_int(decide(name, view))
         loop = asyncio.get_running_loop()
         n = await loop.run_in_executor(self._pool, decide, name, view)
