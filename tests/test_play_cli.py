@@ -169,3 +169,28 @@ def test_an_illegal_move_is_explained_with_the_engines_reason():
     assert "cannot discard 8h: it was just taken from the discard pile" in text
     assert "cannot knock with 8h: it was just taken from the discard pile" in text
     assert "is not allowed now; choose one of" not in text
+
+
+def test_play_keeps_its_game_in_the_store_given_a_sqlite_file_or_a_postgresql_url(store_target, capsys, monkeypatch):
+    """``--db`` takes a PostgreSQL URL as ``ginrummy serve`` does: the game is saved there and resumed."""
+    answers = iter(["pass", "q", "y"])  # the upcard passed, then quit, keeping the game
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    assert main(["play", "--seed", "3", "--plain", "--db", store_target]) == 1
+    assert "Game saved: ginrummy play --resume --db" in capsys.readouterr().out
+    answers = iter(["q", "y"])
+    assert main(["play", "--resume", "--plain", "--db", store_target]) == 1
+    assert "Resuming the game" in capsys.readouterr().out
+
+
+def test_a_database_out_of_reach_is_said_plainly_without_its_password(capsys):
+    import socket
+
+    with socket.socket() as s:  # a free port: nothing listens there
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"postgresql://someone:s3cret@127.0.0.1:{port}/games"
+    for command in (["play", "--plain"], ["tui"], ["serve"]):
+        assert main([*command, "--db", url]) == 2
+        err = capsys.readouterr().err
+        assert "cannot reach the database server" in err and "Connection refused" in err, err
+        assert "s3cret" not in err

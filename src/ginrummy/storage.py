@@ -49,6 +49,7 @@ from typing import Any, cast
 
 from .cards import card_str
 from .dealing import team_round, three_pairing
+from .errors import GinRummyError
 from .fairness import SCHEME, commitment
 from .game import Game
 from .hand import Hand
@@ -71,6 +72,11 @@ TERMINAL_CLIENTS = ("play", "tui")
 class StoreError(Exception):
     """A database file this code cannot use (written by a newer version), or a stored game that
     does not replay as stored."""
+
+
+class Unreachable(StoreError, GinRummyError):
+    """The database server cannot be reached or refuses the connection: said plainly, and the
+    command stops (exit 2)."""
 
 
 class Taken(StoreError):
@@ -192,7 +198,10 @@ class Store:
     """
 
     def __init__(self, path: str | Path) -> None:
-        self._db = open_database(path)
+        try:
+            self._db = open_database(path)
+        except ConnectionError as e:  # a PostgreSQL server out of reach or refusing
+            raise Unreachable(str(e)) from None
         self._batch = threading.local()  # the writes of a step under way (:meth:`writes`), per thread
         #: The file's path, or the database's URL without its password.
         self.path = self._db.label

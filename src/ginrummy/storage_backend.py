@@ -179,8 +179,13 @@ class PostgresDatabase(Database):
                 "a postgresql:// database needs psycopg 3 and psycopg_pool: pip install 'ginrummy[pg]'"
             ) from e
         self.url = url
-        self.label = _without_password(url)
+        self.label = without_password(url)
         self._psycopg = psycopg
+        try:  # one connection first, for a clear refusal (the pool only says it timed out)
+            psycopg.connect(url, connect_timeout=5).close()
+        except psycopg.Error as e:
+            reason = " ".join(str(e).split()) or type(e).__name__
+            raise ConnectionError(f"cannot reach the database server: {reason}") from None
         self._local = threading.local()
         self.pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=False, name="ginrummy")
         self.pool.open(wait=True, timeout=15)
@@ -244,7 +249,8 @@ class PostgresDatabase(Database):
         self.pool.close()
 
 
-def _without_password(url: str) -> str:
+def without_password(url: str) -> str:
+    """A database URL as it may be shown: its password as ``***``."""
     parts = urlsplit(url)
     if parts.password is None:
         return url

@@ -9,7 +9,7 @@ import argparse
 import shlex
 
 from . import saved
-from .commands.options import add_rule_options, add_seat_options, rules_from_args, writable_file
+from .commands.options import add_rule_options, add_seat_options, games_store, rules_from_args
 from .storage import DEFAULT_DB
 from .tui import GinRummyApp
 from .tui_seated import SeatedApp
@@ -30,8 +30,8 @@ def configure(p: argparse.ArgumentParser) -> None:
     add_rule_options(p)
     p.add_argument("--seed", type=int, default=None, help="seed for the deal")
     p.add_argument(
-        "--db", default=DEFAULT_DB, metavar="PATH",
-        help=f"the games store (SQLite), shared with ginrummy play and serve (default ./{DEFAULT_DB})",
+        "--db", default=DEFAULT_DB, metavar="DB",
+        help=f"the games store, shared with ginrummy play and serve: a SQLite file (default ./{DEFAULT_DB}) or postgresql://USER@HOST/DB",
     )
     p.add_argument("--resume", action="store_true", help="continue the last unfinished game of tui or play")
     p.add_argument(
@@ -50,7 +50,7 @@ def check(args: argparse.Namespace) -> None:
         raise ValueError("give the computer players with --opponent or with --opponents, not both")
     if args.opponents and len(args.opponents) != n - 1:
         raise ValueError(f"--players {n} needs {n - 1} opponent{'s' * (n > 2)}, got {len(args.opponents)}")
-    writable_file(args.db)
+    games_store(args.db)
 
 
 def players_count(args: argparse.Namespace) -> int:

@@ -89,6 +89,14 @@ def writable_file(text: str) -> str:
     return str(path)
 
 
+def games_store(text: str) -> str:
+    """The games store: a PostgreSQL URL as given (reached when the game starts), else a SQLite
+    file that can be written."""
+    from ..storage_backend import is_postgres
+
+    return text if is_postgres(text) else writable_file(text)
+
+
 def builtin_player(text: str) -> str:
     """A built-in computer player's name (``simple``, ``expert``...), the nearest one suggested.
 
@@ -133,7 +141,7 @@ def player(text: str) -> str:
 
 __all__ = [
     "add_rule_options", "builtin_player", "player", "player_list", "port", "preset", "rule_setting", "rules_from_args",
-    "seconds", "writable_file",
+    "seconds", "writable_file", "games_store",
 ]
 
 

@@ -29,9 +29,10 @@ from ..match import Match
 from ..players import PLAYERS, get_player
 from ..saved import SavedGame
 from ..storage import DEFAULT_DB, HUMAN, Store, StoreError
+from ..storage_backend import without_password
 from ..table import Seat, Table
 from .display import Style
-from .options import add_rule_options, add_seat_options, builtin_player, rules_from_args, seconds, writable_file
+from .options import add_rule_options, add_seat_options, builtin_player, games_store, rules_from_args, seconds, writable_file
 from .play_seated import check_seats, db_option, leave_game, play_seated, players_of, write_record
 from .prompt import Console, Leave, Prompt
 
@@ -67,8 +68,8 @@ def configure(p: argparse.ArgumentParser) -> None:
         help="write the game record (JSON, with the players' names) to FILE when the game ends or is left",
     )
     p.add_argument(
-        "--db", default=DEFAULT_DB, metavar="PATH",
-        help=f"the games store (SQLite), shared with ginrummy serve and tui (default ./{DEFAULT_DB})",
+        "--db", default=DEFAULT_DB, metavar="DB",
+        help=f"the games store, shared with ginrummy serve and tui: a SQLite file (default ./{DEFAULT_DB}) or postgresql://USER@HOST/DB",
     )
     p.add_argument("--resume", action="store_true", help="continue the last unfinished game (its own rules and opponent)")
     p.add_argument("--no-undo", action="store_true", help="no taking back moves in this game")
@@ -91,7 +92,7 @@ def check(args: argparse.Namespace) -> None:
     if args.resume and (args.watch or args.no_save):
         raise ValueError("--resume continues a saved game of yours: it cannot go with --watch or --no-save")
     if not args.no_save and not args.watch:
-        writable_file(args.db)  # the games store can be written (an ArgumentTypeError is a usage error)
+        games_store(args.db)  # the games store can be written (an ArgumentTypeError is a usage error)
 
 
 def show_hand(mask: int, style: Style | None = None) -> str:
@@ -241,7 +242,7 @@ def play(args: argparse.Namespace, console: Console) -> int:
         try:
             store = Store(":memory:" if args.no_save else args.db)
         except (sqlite3.Error, StoreError) as e:
-            print(f"ginrummy play: cannot use the games store {args.db}: {e}", file=sys.stderr)
+            print(f"ginrummy play: cannot use the games store {without_password(args.db)}: {e}", file=sys.stderr)
             return 2
         if args.resume:
             game = SavedGame.resume(store)  # NothingToResume: "ginrummy play: no unfinished game ..." (exit 2)
