@@ -244,24 +244,58 @@ class Store:
     @contextmanager
     def writes(self) -> Iterator[None]:
         """The writes of one step (actions, a hand's end, the game's end) sent together when it
-        ends: one alone as one autocommitted statement (a single round trip to PostgreSQL), several
-        in one transaction (all or none). They are stored when this returns, before anyone is told;
-        a step already stored by another writer raises :class:`Taken` then. Nested use joins."""
-        if getattr(self._batch, "items", None) is not None:
+        ends (:meth:`collect`, then :meth:`flush`): stored when this returns, before anyone is told."""
+        with self.collect() as items:
             yield
+        self.flush(items)
+
+    @contextmanager
+    def collect(self) -> Iterator[list[tuple[str, tuple[Any, ...], str | None]]]:
+        """Keep the writes made inside (on this thread) instead of sending them, in the list it
+        gives, for :meth:`flush` or :meth:`flush_async`. Nested use joins the outer one."""
+        outer = getattr(self._batch, "items", None)
+        if outer is not None:
+            yield outer
             return
-        self._batch.items = []
+        items: list[tuple[str, tuple[Any, ...], str | None]] = []
+        self._batch.items = items
         try:
-            yield
-            items: list[tuple[str, tuple[Any, ...], str | None]] = self._batch.items
+            yield items
         finally:
             self._batch.items = None
+
+    def flush(self, items: list[tuple[str, tuple[Any, ...], str | None]]) -> None:
+        """Send kept writes: one alone as one autocommitted statement (a single round trip to
+        PostgreSQL), several in one transaction (all or none). A step another writer stored
+        first raises :class:`Taken`."""
         if len(items) == 1:
             self._write_now(*items[0])
         elif items:
             with self.connection():
                 for item in items:
                     self._write_now(*item)
+
+    @property
+    def asynchronous(self) -> bool:
+        """Whether :meth:`flush_async` lets the event loop run while the database answers."""
+        return self._db.asynchronous
+
+    async def flush_async(self, items: list[tuple[str, tuple[Any, ...], str | None]]) -> None:
+        """:meth:`flush` from a coroutine: on PostgreSQL the event loop serves other games while
+        the server answers; SQLite writes at once."""
+        if not items:
+            return
+        try:
+            await self._db.write_all_async([(sql, params) for sql, params, _ in items])
+        except Exception as e:
+            taken = next((t for _, _, t in items if t is not None), None)
+            if taken is not None and self._db.is_duplicate(e):
+                raise Taken(taken) from None
+            raise
+
+    async def aclose(self) -> None:
+        """Close what :meth:`flush_async` opened (on the event loop), before :meth:`close`."""
+        await self._db.aclose()
 
     def _write(self, sql: str, params: tuple[Any, ...], taken: str | None = None) -> None:
         """One write, now or with the step under way (:meth:`writes`); ``taken``: the refusal

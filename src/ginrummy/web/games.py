@@ -252,7 +252,7 @@ class GameService(Follower):
             if hand.current != hand_seat:
                 raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[opponent]} to play")
             action = Action.parse(text)
-            self._play_raced(room, seat, lambda s: [room.table.act(s, action)])
+            await self._play_raced(room, seat, lambda s: [room.table.act(s, action)])
         self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
@@ -275,7 +275,7 @@ class GameService(Follower):
                 raise WebError(409, "not_your_turn", "it is not your turn to lay out your melds")
             if hand.phase not in LAYOUT_PHASES:
                 raise WebError(409, "not_layout", "the best layout is offered only after a knock, to lay out the melds")
-            self._play_raced(room, seat, lambda s: room.table.lay_out(s))
+            await self._play_raced(room, seat, lambda s: room.table.lay_out(s))
         self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
@@ -309,7 +309,7 @@ class GameService(Follower):
                 f"{now}): the table now shows where the game is",
             )
 
-    def _play_raced(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+    async def _play_raced(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
         """A person's :meth:`_play_all`, tried again when another instance stored a move at the
         other table of the deal under the same number first (the log numbers every table's moves
         in one row): the room has caught up, and this seat's table has not moved, so the move still
@@ -317,18 +317,21 @@ class GameService(Follower):
         seen = room.seq_of(seat)
         for attempt in range(3):
             try:
-                self._play_all(room, seat, play)
+                await self._play_all(room, seat, play)
                 return
             except WebError as e:
                 if e.code != "stale" or attempt == 2 or room.seq_of(seat) != seen:
                     raise
 
-    def _play(self, room: Room, seat: int, action: Action) -> None:
-        """Verify, store, apply: the log is written before anyone is told."""
-        self._play_all(room, seat, lambda s: [room.table.act(s, action)])
+    async def _play(self, room: Room, seat: int, action: Action) -> None:
+        """Verify, apply, store: the log is written before anyone is told."""
+        await self._play_all(room, seat, lambda s: [room.table.act(s, action)])
 
-    def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
-        """Run ``play(seat)`` on the room's table, storing each action before it is applied."""
+    async def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+        """Run ``play(seat)`` on the room's table (under the room's lock), then store its writes.
+        On PostgreSQL the event loop serves other games while the server answers; until the
+        writes are stored nobody is shown this room (``room.stored``), and if they fail the
+        room follows the log again."""
         at = room.match.where(seat)
         assert at is not None
         table, hand_seat = at
@@ -345,7 +348,7 @@ class GameService(Follower):
             # One step's writes together: a layout's several actions, and the hand's and the
             # game's end with the last one, are stored together or not at all (an instance dying
             # between them cannot leave a hand over in the log but not in the hands).
-            with self.store.writes():
+            with self.store.collect() as writes:
                 play(seat)
                 if room.actions != before:
                     # The last step as the other player at the table may read it (a stock card or
@@ -354,6 +357,14 @@ class GameService(Follower):
                     room.lasts[table] = {"seat": seat, "action": room.table.last_seen_by(opponent)}
                 if hand.is_over:
                     self._hand_over(room, hand, hand_no)
+            if self.store.asynchronous:
+                room.stored.clear()
+                try:
+                    await self.store.flush_async(writes)
+                finally:
+                    room.stored.set()
+            else:
+                self.store.flush(writes)  # an embedded file: at once
             if hand.is_over and room.match.is_over:
                 self._reload_row(room)  # the game's row as stored, finished
         except BaseException as e:
@@ -464,7 +475,7 @@ class GameService(Follower):
                     if room.seq(table) != version or self._computer_to_move(room, table) != seat:
                         continue
                     try:
-                        self._play(room, seat, action)
+                        await self._play(room, seat, action)
                     except WebError as e:
                         if e.code != "stale":
                             raise
@@ -524,7 +535,10 @@ class GameService(Follower):
 
     def _tell_here(self, room: Room) -> None:
         """Queue each seat's own state to each of this instance's connections of it, unless that
-        connection was last sent the same state (a move at another table changes nothing it sees)."""
+        connection was last sent the same state (a move at another table changes nothing it sees).
+        Not while a move is being stored: the broadcast after it tells everyone."""
+        if not room.stored.is_set():
+            return
         for seat in range(room.seats):
             conns = room.connections[seat]
             if not conns:
