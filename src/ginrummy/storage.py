@@ -41,15 +41,14 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager, contextmanager
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
 from .cards import card_str
 from .dealing import team_round, three_pairing
-from .errors import GinRummyError
 from .fairness import SCHEME, commitment
 from .game import Game
 from .hand import Hand
@@ -57,8 +56,12 @@ from .match import Match
 from .melds import deadwood
 from .record import FORMAT, ReplayObserver, game_from_record
 from .storage_backend import Database, open_database
+from .storage_errors import StoreError as StoreError
+from .storage_errors import Taken as Taken
+from .storage_errors import Unreachable as Unreachable
 from .storage_schema import _GAME_COLUMNS, _P, SCHEMA_VERSION, upgrade
 from .storage_schema import HUMAN as HUMAN
+from .storage_writes import StepWrites
 
 #: The database file when none is named: ``ginrummy serve``, ``play`` and ``tui`` share it.
 DEFAULT_DB = "ginrummy.sqlite3"
@@ -67,21 +70,6 @@ DEFAULT_DB = "ginrummy.sqlite3"
 TERMINAL_CLIENTS = ("play", "tui")
 
 
-
-
-class StoreError(Exception):
-    """A database file this code cannot use (written by a newer version), or a stored game that
-    does not replay as stored."""
-
-
-class Unreachable(StoreError, GinRummyError):
-    """The database server cannot be reached or refuses the connection: said plainly, and the
-    command stops (exit 2)."""
-
-
-class Taken(StoreError):
-    """That action (or deal) is already stored: another writer, such as a second app instance on
-    the same database, stored it first. Nothing was written."""
 
 
 def hash_token(token: str) -> str:
@@ -192,7 +180,7 @@ class StoredGame:
     actions: list[ActionRow]
 
 
-class Store:
+class Store(StepWrites):
     """The games store on one database (:mod:`~ginrummy.storage_backend`): a SQLite file by
     default, or a PostgreSQL database for a ``postgresql://`` URL (several app instances at once).
     """
@@ -240,79 +228,6 @@ class Store:
         """A connection inside a transaction that commits on exit (rolls back on an exception);
         nested use joins the outer transaction. Its ``execute`` takes ``?`` placeholders on both databases."""
         return cast(AbstractContextManager[Any], self._db.transaction())
-
-    @contextmanager
-    def writes(self) -> Iterator[None]:
-        """The writes of one step (actions, a hand's end, the game's end) sent together when it
-        ends (:meth:`collect`, then :meth:`flush`): stored when this returns, before anyone is told."""
-        with self.collect() as items:
-            yield
-        self.flush(items)
-
-    @contextmanager
-    def collect(self) -> Iterator[list[tuple[str, tuple[Any, ...], str | None]]]:
-        """Keep the writes made inside (on this thread) instead of sending them, in the list it
-        gives, for :meth:`flush` or :meth:`flush_async`. Nested use joins the outer one."""
-        outer = getattr(self._batch, "items", None)
-        if outer is not None:
-            yield outer
-            return
-        items: list[tuple[str, tuple[Any, ...], str | None]] = []
-        self._batch.items = items
-        try:
-            yield items
-        finally:
-            self._batch.items = None
-
-    def flush(self, items: list[tuple[str, tuple[Any, ...], str | None]]) -> None:
-        """Send kept writes: one alone as one autocommitted statement (a single round trip to
-        PostgreSQL), several in one transaction (all or none). A step another writer stored
-        first raises :class:`Taken`."""
-        if len(items) == 1:
-            self._write_now(*items[0])
-        elif items:
-            with self.connection():
-                for item in items:
-                    self._write_now(*item)
-
-    @property
-    def asynchronous(self) -> bool:
-        """Whether :meth:`flush_async` lets the event loop run while the database answers."""
-        return self._db.asynchronous
-
-    async def flush_async(self, items: list[tuple[str, tuple[Any, ...], str | None]]) -> None:
-        """:meth:`flush` from a coroutine: on PostgreSQL the event loop serves other games while
-        the server answers; SQLite writes at once."""
-        if not items:
-            return
-        try:
-            await self._db.write_all_async([(sql, params) for sql, params, _ in items])
-        except Exception as e:
-            taken = next((t for _, _, t in items if t is not None), None)
-            if taken is not None and self._db.is_duplicate(e):
-                raise Taken(taken) from None
-            raise
-
-    async def aclose(self) -> None:
-        """Close what :meth:`flush_async` opened (on the event loop), before :meth:`close`."""
-        await self._db.aclose()
-
-    def _write(self, sql: str, params: tuple[Any, ...], taken: str | None = None) -> None:
-        """One write, now or with the step under way (:meth:`writes`); ``taken``: the refusal
-        when its key is already stored."""
-        items = getattr(self._batch, "items", None)
-        if items is not None:
-            items.append((sql, params, taken))
-        else:
-            self._write_now(sql, params, taken)
-
-    def _write_now(self, sql: str, params: tuple[Any, ...], taken: str | None) -> None:
-        try:
-            self._db.write(sql, params)
-        except Exception as e:
-            if taken is not None and self._db.is_duplicate(e):
-                raise Taken(taken) from None
-            raise
 
     # -- games ---------------------------------------------------------------------------
 
