@@ -55,23 +55,72 @@ def start(db: str, workers: int, log_dir: Path, name: str) -> Instance:
     return Instance(port, proc, log)
 
 
-def ramp(label: str, base: str, steps: list[int], args: argparse.Namespace) -> int:
-    """Run each step until one breaks the bounds; returns the most games that held (0: none)."""
+def _tree_cpu(roots: list[int]) -> float:
+    """CPU seconds used so far by these processes and every descendant still running (/proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{name}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2 :].split()
+        parent[int(name)] = int(fields[1])
+        used[int(name)] = (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / tick
+    total, todo, seen = 0.0, list(roots), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen or pid not in used:
+            continue
+        seen.add(pid)
+        total += used[pid]
+        todo.extend(c for c, p in parent.items() if p == pid)
+    return total
+
+
+def _machine_busy() -> float:
+    """CPU seconds every core of the machine has been busy so far (/proc/stat)."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def ramp(label: str, base: str, steps: list[int], args: argparse.Namespace, servers: list[int]) -> int:
+    """Run each step until one breaks the bounds; returns the most games that held (0: none).
+
+    Each step also says the CPU its servers used (``servers``: the instances, the proxy and the
+    database, with their children) per action, and how busy the whole machine was: on a shared
+    machine a step can fail for want of a core, which the CPU figures show."""
     best = 0
     for n in steps:
-        t0 = time.monotonic()
+        t0, cpu0, busy0, own0 = time.monotonic(), _tree_cpu(servers), _machine_busy(), time.process_time()
         stats = asyncio.run(load.run(base, n, args.opponent, args.interval, args.duration, args.seed))
         elapsed = time.monotonic() - t0
+        cpu, busy, own = _tree_cpu(servers) - cpu0, _machine_busy() - busy0, time.process_time() - own0
         ack, reply = load.pct(stats.ack, 99) * 1000, load.pct(stats.reply, 99) * 1000
         hold = ack < 100 and reply < 250 and stats.errors == 0 and stats.disconnects == 0
         print(f"{label:26s} {n:5d} games  {stats.actions / elapsed:5.0f} actions/s  ack p50 "
               f"{load.pct(stats.ack, 50) * 1000:6.1f} p99 {ack:6.1f} ms  reply p50 {load.pct(stats.reply, 50) * 1000:6.1f} "
-              f"p99 {reply:6.1f} ms  errors {stats.errors} disconnects {stats.disconnects}  {'hold' if hold else 'EXCEEDED'}",
+              f"p99 {reply:6.1f} ms  errors {stats.errors} disconnects {stats.disconnects}  "
+              f"servers {cpu / elapsed:4.2f} cores ({1000 * cpu / max(stats.actions, 1):4.1f} ms a person's action), "
+              f"load generator {own / elapsed:4.2f}, machine {busy / elapsed:4.2f} of {os.cpu_count()}  "
+              f"{'hold' if hold else 'EXCEEDED'}",
               flush=True)
         if not hold:
             break
         best = n
     return best
+
+
+def _postmaster(pg: pg_server.PgServer) -> list[int]:
+    """The database server's main process (its first line of ``postmaster.pid``)."""
+    try:
+        return [int((pg.root / "data" / "postmaster.pid").read_text().split()[0])]
+    except (OSError, ValueError, IndexError):
+        return []
 
 
 def main() -> None:
@@ -94,7 +143,7 @@ def main() -> None:
 
     one = start(str(tmp / "one.sqlite3"), args.workers, tmp, "sqlite")
     try:
-        best_one = ramp("1 instance, SQLite", one.base, steps, args)
+        best_one = ramp("1 instance, SQLite", one.base, steps, args, [one.proc.pid])
     finally:
         one.stop()
 
@@ -106,7 +155,8 @@ def main() -> None:
         instances = [start(db, args.workers, tmp, f"pg{i}") for i in (1, 2)]
         proxy = start_proxy([i.port for i in instances], tmp / "nginx")
         wait_port(proxy.port)
-        best_two = ramp("2 instances, PG, nginx", proxy.base, steps, args)
+        servers = [i.proc.pid for i in instances] + [proxy.proc.pid] + _postmaster(pg)
+        best_two = ramp("2 instances, PG, nginx", proxy.base, steps, args, servers)
     finally:
         if proxy is not None:
             remove(proxy)

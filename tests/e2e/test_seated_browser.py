@@ -73,7 +73,10 @@ def click_turn(page: Any) -> int | None:
     if card is None:
         return None  # the page is between two states
     page.click(f"#my-hand .card[data-card='{card}']")
-    page.click("#actions button[data-action='discard']")
+    try:
+        page.click("#actions button[data-action='discard']", timeout=5000)
+    except sync_api.TimeoutError:
+        return None  # a new state redrew the hand between the two clicks: look again
     return int(seen)
 
 
