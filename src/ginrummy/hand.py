@@ -70,6 +70,8 @@ from .rules import Rules
 from .scoring import DEAD_HAND, HandResult, score_hand
 
 _ALL_CARDS = frozenset(range(52))
+#: The points of each meld (by mask).
+_MELD_POINTS = {m: points(m) for m in MELD_ACTIONS}
 #: ``_BITS(c)``: ``1 << c`` by table look-up.
 _BITS = tuple(1 << c for c in range(52)).__getitem__
 
@@ -788,10 +790,12 @@ def _layout_legal(h: Hand) -> tuple[Action, ...]:
     # the list is in integer order.
     rest = h.hands[h.current] & ~h._laid_mask(h.knocker_melds)
     limit = h._layout_limit()
-    out = [DONE] if points(rest) <= limit else []
+    total = points(rest)
+    out = [DONE] if total <= limit else []
     for m in melds_in(rest):
-        # A meld is offered only if the rest can still get within the limit.
-        if deadwood(rest & ~m) <= limit:
+        # A meld is offered only if the rest can still get within the limit (at once when
+        # the rest's points already are: deadwood is never more than the points).
+        if total - _MELD_POINTS[m] <= limit or deadwood(rest & ~m) <= limit:
             out.append(MELD_ACTIONS[m])
     return tuple(out)
 
@@ -802,17 +806,27 @@ def _layout_refuse(h: Hand, a: Action) -> Refusal:
         return f"{a} is not allowed now: the knocker lays out melds, then done", "layout"
     rest = h.hands[h.current] & ~h._laid_mask(h.knocker_melds)
     limit = h._layout_limit()
-    what = "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
     if k is _K_DONE:
         left = points(rest)
-        return None if left <= limit else (f"cannot finish the layout: deadwood {left} is left and {what}", "layout")
+        if left <= limit:
+            return None
+        return f"cannot finish the layout: deadwood {left} is left and {_limit_words(limit)}", "layout"
     missing = a.meld & ~rest
     if missing:
         return f"cannot lay {meld_str(a.meld)}: {_cards_text(missing)} not free in your hand", "layout"
+    if points(rest) - _MELD_POINTS[a.meld] <= limit:
+        return None
     best = deadwood(rest & ~a.meld)
     if best <= limit:
         return None
-    return f"cannot lay {meld_str(a.meld)}: the other cards would keep deadwood {best} at best, and {what}", "layout"
+    return (
+        f"cannot lay {meld_str(a.meld)}: the other cards would keep deadwood {best} at best, and {_limit_words(limit)}",
+        "layout",
+    )
+
+
+def _limit_words(limit: int) -> str:
+    return "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
 
 
 def _layout_act(h: Hand, a: Action, seat: int) -> int:

@@ -25,6 +25,7 @@ player        rule
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from random import Random as _Random
 
 from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
@@ -228,7 +229,19 @@ class RandomPlayer(Player):
     def decide(self, view: SeatView) -> Action:
         if view.phase in LAYOUT_PHASES:
             return layout_action(view)
-        return self.rng.choice(view.legal)
+        legal = view.legal
+        rng = self.rng
+        n = len(legal)
+        if rng.__class__ is not _Random or not n:
+            return rng.choice(legal)
+        # ``rng.choice(legal)`` written out (the same draws from the same generator: what
+        # ``Random._randbelow_with_getrandbits`` does), two Python calls fewer a decision.
+        getrandbits = rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return legal[r]
 
 
 class GreedyPlayer(_RulePlayer):
