@@ -57,12 +57,12 @@ from .errors import IllegalActionError, NotationError
 from .events import CHANCE, LAYOUT_PHASES, STEPS, STOCK_STEPS, Phase, Step
 from .layout import knocker_limit, layoff_targets, layout_action
 from .melds import (
+    after_discard_of_suits,
     arrangements,
     deadwood,
     discards_within,
     meld_str,
     melds_in,
-    min_deadwood_after_discard,
     points,
 )
 from .observation import InfoState, SeatView, observe, record_step
@@ -645,16 +645,29 @@ def _draw_act(h: Hand, a: Action, seat: int) -> int:
 
 def _discard_legal(h: Hand) -> tuple[Action, ...]:
     hand = h.hands[h.current]
-    free = hand if h.taken is None else hand & ~h._no_discard_mask()
+    # The hand's suits, split once for the knock search and (usually) the discards.
+    s0 = hand & 8191
+    s1 = hand >> 13 & 8191
+    s2 = hand >> 26 & 8191
+    s3 = hand >> 39
     # Knock: deadwood of the 10 cards left after the face-down discard. The table search
     # says at once whether any discard gets there (most turns none does).
     limit = h.knock_limit
-    knock = min_deadwood_after_discard(hand) <= limit
+    knock = after_discard_of_suits(hand, s0, s1, s2, s3) <= limit
     big_gin = h.rules.big_gin and deadwood(hand) == 0
+    if h.taken is None:
+        free = hand
+    else:
+        free = hand & ~h._no_discard_mask()
+        if free != hand:
+            s0 = free & 8191
+            s1 = free >> 13 & 8191
+            s2 = free >> 26 & 8191
+            s3 = free >> 39
     if h.must_knock:
         out: list[Action] = []
     else:
-        discards = _D0[free & 8191] + _D1[free >> 13 & 8191] + _D2[free >> 26 & 8191] + _D3[free >> 39]
+        discards = _D0[s0] + _D1[s1] + _D2[s2] + _D3[s3]
         if not knock and not big_gin:
             return discards
         out = list(discards)
