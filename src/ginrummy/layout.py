@@ -113,42 +113,50 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
     >>> d, [str(CardSet(m)) for m in melds]  # the four 9s: nothing to lay off on them
     (10, ['9s 9h 9d 9c', '4h 5h 6h 7h 8h'])
     """
-    low = deadwood(mask)
-    if low > limit:
-        return None
-    if hidden is None:
-        hidden = ((1 << 52) - 1) & ~mask
     s0 = mask & SUIT_MASK
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39 & SUIT_MASK
     t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    # The ways to use the set ranks: per rank none, the whole rank, or (of four) any three.
-    choices: list[tuple[int, ...]] = [()]
-    while t:
-        b = t & -t
-        t ^= b
-        full = mask & RANK_MASK * b
-        opts = [full] if full.bit_count() == 3 else [full, full ^ b, full ^ b << 13, full ^ b << 26, full ^ b << 39]
-        choices = [c + (o,) for c in choices for o in [0, *opts]]
-    found: list[list[int]] = []
     dead = RUN_DEAD
-    for sets in choices:
-        used = 0
-        for x in sets:
-            used |= x
-        r = mask & ~used
-        q0 = r & SUIT_MASK
-        q1 = r >> 13 & SUIT_MASK
-        q2 = r >> 26 & SUIT_MASK
-        q3 = r >> 39 & SUIT_MASK
-        if dead[q0] + dead[q1] + dead[q2] + dead[q3] != low:
+    # Each way to use the set ranks (per rank none, the whole rank, or of four any three)
+    # with the runs deadwood of the suits it leaves: the least of them is the deadwood.
+    ways: list[tuple[int, tuple[int, ...], int, int, int, int]] = [
+        (dead[s0] + dead[s1] + dead[s2] + dead[s3], (), s0, s1, s2, s3)
+    ]
+    if t:
+        choices: list[tuple[int, ...]] = [()]
+        while t:
+            b = t & -t
+            t ^= b
+            full = mask & RANK_MASK * b
+            opts = [full] if full.bit_count() == 3 else [full, full ^ b, full ^ b << 13, full ^ b << 26, full ^ b << 39]
+            choices = [c + (o,) for c in choices for o in [0, *opts]]
+        for sets in choices[1:]:
+            used = 0
+            for x in sets:
+                used |= x
+            r = mask & ~used
+            q0 = r & SUIT_MASK
+            q1 = r >> 13 & SUIT_MASK
+            q2 = r >> 26 & SUIT_MASK
+            q3 = r >> 39 & SUIT_MASK
+            ways.append((dead[q0] + dead[q1] + dead[q2] + dead[q3], sets, q0, q1, q2, q3))
+    low = min([w[0] for w in ways])
+    if low > limit:
+        return None
+    if hidden is None:
+        hidden = ((1 << 52) - 1) & ~mask
+    found: list[list[int]] = []
+    layouts_of = _SUIT_LAYOUTS.get
+    for d, sets, q0, q1, q2, q3 in ways:
+        if d != low:
             continue
         # Sets by rank, then runs by suit: meld-id order.
         base = [x for x in sets if x]
         several: list[list[list[int]]] = []
         for shift, q in ((0, q0), (13, q1), (26, q2), (39, q3)):
-            layouts = _suit_layouts(q)
+            layouts = layouts_of(q) or _suit_layouts(q)
             if len(layouts) == 1:
                 for x in layouts[0]:
                     base.append(x << shift)

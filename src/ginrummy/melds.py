@@ -362,6 +362,10 @@ def deadwood(mask: int) -> int:
     return best
 
 
+#: The deadwood value of a card, by its bit (``1 << card``).
+_CARD_VALUE_OF_BIT: Final = {1 << c: _RANK_VALUES[c % 13] for c in range(52)}
+
+
 def discards_within(mask: int, limit: int) -> int:
     """The cards of ``mask`` whose discard leaves deadwood at most ``limit``, as a mask.
 
@@ -379,11 +383,14 @@ def discards_within(mask: int, limit: int) -> int:
     s3 = mask >> 39
     out = 0
     if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
+        # A set rank: the deadwood of each remainder, except where the hand's own deadwood
+        # already says it is over: taking out a card of value v lowers it by v at most.
+        floor = deadwood(mask) - limit
         x = mask
         while x:
             low = x & -x
             x ^= low
-            if deadwood(mask ^ low) <= limit:
+            if _CARD_VALUE_OF_BIT.get(low, floor) >= floor and deadwood(mask ^ low) <= limit:
                 out |= low
         return out
     table = RUN_DEAD
