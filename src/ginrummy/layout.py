@@ -177,7 +177,7 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
     for melds in found:
         exposure = 0
         for m in melds:
-            exposure += (layoff_targets(m) & hidden).bit_count()
+            exposure += (_TARGETS[m] & hidden).bit_count()
         key = (exposure, len(melds), [MELD_INDEX[m] for m in melds])
         if best is None or key < best:
             best = key
@@ -219,6 +219,10 @@ def _suit_layouts(s: int) -> tuple[tuple[int, ...], ...]:
     walk(0, 0, [], 0)
     got = _SUIT_LAYOUTS[s] = tuple(out)
     return got
+
+
+#: ``layoff_targets(m)`` of every table meld ``m`` (nothing laid off on it yet).
+_TARGETS: Final[dict[int, int]] = {m: layoff_targets(m) for m in ALL_MELDS}
 
 
 class Defense(NamedTuple):
@@ -303,7 +307,12 @@ def best_defense(hand: int, knocker_melds: Sequence[int]) -> Defense:
     """
     reach = 0
     for m in knocker_melds:
-        reach |= layoff_targets(m)
+        reach |= _TARGETS.get(m, -1)
+    if reach < 0:
+        # Some meld is not a table meld (as extended, say): ask each one.
+        reach = 0
+        for m in knocker_melds:
+            reach |= layoff_targets(m)
     if not reach & hand:
         # Nothing of the hand extends any meld (most knocks): the hand's best arrangement.
         d, melds = best_arrangement(hand)
