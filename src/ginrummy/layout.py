@@ -121,9 +121,8 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
     dead = RUN_DEAD
     # Each way to use the set ranks (per rank none, the whole rank, or of four any three)
     # with the runs deadwood of the suits it leaves: the least of them is the deadwood.
-    ways: list[tuple[int, tuple[int, ...], int, int, int, int]] = [
-        (dead[s0] + dead[s1] + dead[s2] + dead[s3], (), s0, s1, s2, s3)
-    ]
+    low = dead[s0] + dead[s1] + dead[s2] + dead[s3]
+    ways: list[tuple[int, tuple[int, ...], int, int, int, int]] = [(low, (), s0, s1, s2, s3)]
     if t:
         choices: list[tuple[int, ...]] = [()]
         while t:
@@ -141,35 +140,40 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
             q1 = r >> 13 & SUIT_MASK
             q2 = r >> 26 & SUIT_MASK
             q3 = r >> 39 & SUIT_MASK
-            ways.append((dead[q0] + dead[q1] + dead[q2] + dead[q3], sets, q0, q1, q2, q3))
-    low = min([w[0] for w in ways])
+            d = dead[q0] + dead[q1] + dead[q2] + dead[q3]
+            if d < low:
+                low = d
+            ways.append((d, sets, q0, q1, q2, q3))
     if low > limit:
         return None
     if hidden is None:
         hidden = ((1 << 52) - 1) & ~mask
     found: list[list[int]] = []
-    layouts_of = _SUIT_LAYOUTS.get
+    g0, g1, g2, g3 = _SUIT_LAYOUTS
     for d, sets, q0, q1, q2, q3 in ways:
         if d != low:
             continue
         # Sets by rank, then runs by suit: meld-id order.
-        base = [x for x in sets if x]
-        several: list[list[list[int]]] = []
-        for shift, q in ((0, q0), (13, q1), (26, q2), (39, q3)):
-            layouts = layouts_of(q) or _suit_layouts(q)
-            if len(layouts) == 1:
-                for x in layouts[0]:
-                    base.append(x << shift)
-            else:
-                several.append([[x << shift for x in runs] for runs in layouts])
-        if not several:
+        base = []
+        for x in sets:
+            if x:
+                base.append(x)
+        l0 = g0.get(q0) or _suit_layouts(0, q0)
+        l1 = g1.get(q1) or _suit_layouts(1, q1)
+        l2 = g2.get(q2) or _suit_layouts(2, q2)
+        l3 = g3.get(q3) or _suit_layouts(3, q3)
+        if len(l0) == len(l1) == len(l2) == len(l3) == 1:
+            base += l0[0]
+            base += l1[0]
+            base += l2[0]
+            base += l3[0]
             found.append(base)
             continue
-        for combo in product(*several):
+        for combo in product(l0, l1, l2, l3):
             melds = list(base)
             for part in combo:
                 melds += part
-            found.append(sorted(melds, key=MELD_INDEX.__getitem__))
+            found.append(melds)
     if len(found) == 1:
         return low, found[0]
     best: tuple[int, int, list[int]] | None = None
@@ -185,25 +189,27 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
     return low, best_melds
 
 
-#: Per 13-bit suit mask, its best run layouts (see :func:`_suit_layouts`), filled as asked.
-_SUIT_LAYOUTS: dict[int, tuple[tuple[int, ...], ...]] = {}
+#: Per suit and 13-bit suit mask, its best run layouts (see :func:`_suit_layouts`), filled as asked.
+_SUIT_LAYOUTS: tuple[dict[int, tuple[tuple[int, ...], ...]], ...] = ({}, {}, {}, {})
 
 
-def _suit_layouts(s: int) -> tuple[tuple[int, ...], ...]:
+def _suit_layouts(suit: int, s: int) -> tuple[tuple[int, ...], ...]:
     """Every set of disjoint runs in the 13-bit suit mask ``s`` that leaves its least runs
-    deadwood (``RUN_DEAD[s]``), each in meld-id order (start, then end): usually one (none
-    at all, or the suit's runs), more for a row of six or more (one run, or two)."""
-    got = _SUIT_LAYOUTS.get(s)
+    deadwood (``RUN_DEAD[s]``), each in meld-id order (start, then end) and as card masks of
+    ``suit``: usually one (none at all, or the suit's runs), more for a row of six or more
+    (one run, or two)."""
+    got = _SUIT_LAYOUTS[suit].get(s)
     if got is not None:
         return got
     runs = _RUNS_IN[s]
     pts = _SUIT_POINTS
     target = pts[s] - RUN_DEAD[s]
     out: list[tuple[int, ...]] = []
+    shift = 13 * suit
 
     def walk(start: int, used: int, chosen: list[int], value: int) -> None:
         if value == target:
-            out.append(tuple(chosen))
+            out.append(tuple(run << shift for run in chosen))
             return
         for i in range(start, len(runs)):
             run = runs[i]
@@ -217,12 +223,16 @@ def _suit_layouts(s: int) -> tuple[tuple[int, ...], ...]:
             chosen.pop()
 
     walk(0, 0, [], 0)
-    got = _SUIT_LAYOUTS[s] = tuple(out)
+    got = _SUIT_LAYOUTS[suit][s] = tuple(out)
     return got
 
 
 #: ``layoff_targets(m)`` of every table meld ``m`` (nothing laid off on it yet).
 _TARGETS: Final[dict[int, int]] = {m: layoff_targets(m) for m in ALL_MELDS}
+
+
+#: The one way to lay off nothing on a meld (read only).
+_NOTHING: Final[list[tuple[int, list[Card]]]] = [(0, [])]
 
 
 class Defense(NamedTuple):
@@ -317,7 +327,10 @@ def best_defense(hand: int, knocker_melds: Sequence[int]) -> Defense:
         # Nothing of the hand extends any meld (most knocks): the hand's best arrangement.
         d, melds = best_arrangement(hand)
         return Defense(d, melds, [])
-    per_meld = [layoff_options(m, hand) for m in knocker_melds]
+    per_meld = []
+    for m in knocker_melds:
+        # A meld none of the hand's cards extends has one option, nothing (a shared list).
+        per_meld.append(layoff_options(m, hand) if _TARGETS.get(m, -1) & hand else _NOTHING)
     # The first combination with the least deadwood, then the fewest cards laid off; its
     # arrangement is looked up once, at the end.
     best_d = best_n = -1
