@@ -57,12 +57,12 @@ from .errors import IllegalActionError, NotationError
 from .events import CHANCE, LAYOUT_PHASES, STEPS, STOCK_STEPS, Phase, Step
 from .layout import knocker_limit, layoff_targets, layout_action
 from .melds import (
-    after_discard_of_suits,
     arrangements,
     deadwood,
     discards_within,
     meld_str,
     melds_in,
+    min_deadwood_after_discard,
     points,
 )
 from .observation import InfoState, SeatView, observe, record_step
@@ -639,7 +639,7 @@ def _discard_legal(h: Hand) -> tuple[Action, ...]:
     # Knock: deadwood of the 10 cards left after the face-down discard. The table search
     # says at once whether any discard gets there (most turns none does).
     limit = h.knock_limit
-    knock = after_discard_of_suits(hand, s0, s1, s2, s3) <= limit
+    knock = min_deadwood_after_discard(hand, s0, s1, s2, s3) <= limit
     big_gin = h.rules.big_gin and deadwood(hand) == 0
     if h.taken is None:
         free = hand

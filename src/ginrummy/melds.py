@@ -496,7 +496,7 @@ def _arrangement_over(mask: int, t: int) -> tuple[int, list[int]]:
     return best, out
 
 
-def min_deadwood_after_discard(mask: int) -> int:
+def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0, s3: int = 0) -> int:
     """Minimum deadwood left after the best discard from a hand of 11 (or any n > 0) cards.
 
     The discard never needs a loop: for the cards left after the sets, the hand's runs
@@ -508,17 +508,19 @@ def min_deadwood_after_discard(mask: int) -> int:
     one card of a rank of four still leaves a set, so after the whole rank the best gain
     is at most 0.
 
+    ``s0`` .. ``s3``, when given, are the mask's four 13-bit suit masks (``mask & SUIT_MASK``,
+    ``mask >> 13 & SUIT_MASK``, ...), for a caller that has them already: the engine's discard
+    turn splits the hand once for its discards and this.
+
     >>> from ginrummy.cards import CardSet
     >>> min_deadwood_after_discard(CardSet.parse('As 2s 3s 4h 5h 6h 7c 7d 7s Kc Qd').mask)
     10
     """
-    return after_discard_of_suits(mask, mask & SUIT_MASK, mask >> 13 & SUIT_MASK, mask >> 26 & SUIT_MASK, mask >> 39)
-
-
-def after_discard_of_suits(mask: int, s0: int, s1: int, s2: int, s3: int) -> int:
-    """:func:`min_deadwood_after_discard` of ``mask`` given its four 13-bit suit masks
-    (``mask & SUIT_MASK``, ``mask >> 13 & SUIT_MASK``, ...), for a caller that has them
-    already: the engine's discard turn splits the hand once for its discards and this."""
+    if s0 < 0:
+        s0 = mask & SUIT_MASK
+        s1 = mask >> 13 & SUIT_MASK
+        s2 = mask >> 26 & SUIT_MASK
+        s3 = mask >> 39
     p = s0 & s1
     q = s2 & s3
     t = p & (s2 | s3) | q & (s0 | s1)
@@ -1159,7 +1161,6 @@ __all__ = [
     "NO_DISCARD",
     "RANK_MASK",
     "RUN_DEAD",
-    "after_discard_of_suits",
     "arrangements",
     "best_arrangement",
     "best_discards",

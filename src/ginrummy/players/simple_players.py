@@ -31,7 +31,7 @@ from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
 from ..events import Phase
 from ..layout import LAYOUT_PHASES, knocker_layout, layout_action, layout_limit
-from ..melds import after_discard_of_suits, arrangements, best_discards, deadwood, joins_meld
+from ..melds import arrangements, best_discards, deadwood, joins_meld, min_deadwood_after_discard
 from ..observation import SeatView
 from .base import Player
 
@@ -266,8 +266,8 @@ class GreedyPlayer(_RulePlayer):
         hand = view.hand
         left, dead = self._left
         m = hand | 1 << card
-        # min_deadwood_after_discard(m), its suits split here (one call fewer a draw).
-        after = after_discard_of_suits(m, m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39)
+        # The suits split here: the same split the function would make, passed in.
+        after = min_deadwood_after_discard(m, m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39)
         return after < (dead if left == hand else deadwood(hand))
 
     def discard(self, view: SeatView) -> Action:
