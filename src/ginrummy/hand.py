@@ -70,6 +70,8 @@ from .rules import Rules
 from .scoring import DEAD_HAND, HandResult, score_hand
 
 _ALL_CARDS = frozenset(range(52))
+#: The points of each meld (by mask).
+_MELD_POINTS = {m: points(m) for m in MELD_ACTIONS}
 #: ``_BITS(c)``: ``1 << c`` by table look-up.
 _BITS = tuple(1 << c for c in range(52)).__getitem__
 
@@ -262,17 +264,6 @@ class Hand:
                 return True
         return False
 
-    def _may_take_pile(self) -> bool:
-        """Whether the top discard may be drawn now (throw-back: not one's own unless knocking)."""
-        pile = self.pile
-        if not pile:
-            return False
-        if self.rules.throw_back:
-            top = pile[-1]
-            if self.first_thrower.get(top) == self.current:
-                return self._can_knock_with(self.hands[self.current] | 1 << top, 1 << top)
-        return True
-
     def _no_discard_mask(self) -> int:
         """Cards that may not be discarded (or knocked with) this turn."""
         if self.taken is None:
@@ -413,23 +404,11 @@ class Hand:
         record_step(self.infos, seat, a, drawn, top)
         return step
 
-    def _repeated(self, to_draw: int) -> bool:
-        """Count this position; True when it has now been reached ``repetition_limit`` times."""
-        limit = self.rules.repetition_limit
-        if not limit:
-            return False
-        # Every turn within one stock size takes the top discard and throws one (a stock draw
-        # shrinks the stock), so all positions of one stock size share the pile below its top
-        # card: the top card stands for the whole pile, and no pile is copied or hashed.
-        key = (self.hands[0], self.hands[1], self.pile[-1], len(self.stock), to_draw)
-        n = self.positions.get(key, 0) + 1
-        self.positions[key] = n
-        return n >= limit
-
     def _take_pile(self, seat: int) -> None:
         card = self.pile.pop()
-        self.hands[seat] |= 1 << card
-        self.shown[seat] |= 1 << card
+        bit = 1 << card
+        self.hands[seat] |= bit
+        self.shown[seat] |= bit
         self.taken = card
         self.phase = _P_DISCARD
 
@@ -597,9 +576,18 @@ def _offer_act(h: Hand, a: Action, seat: int) -> int:
 
 
 def _draw_legal(h: Hand) -> tuple[Action, ...]:
-    if not h.stock_only and h._may_take_pile():
-        return _STOCK_PILE
-    return _STOCK_ONLY
+    # The top discard may be drawn unless both players passed the upcard, the pile is empty,
+    # or (throw-back) it is one's own card thrown straight back and no knock would follow.
+    if h.stock_only:
+        return _STOCK_ONLY
+    pile = h.pile
+    if not pile:
+        return _STOCK_ONLY
+    if h.rules.throw_back:
+        top = pile[-1]
+        if h.first_thrower.get(top) == h.current and not h._can_knock_with(h.hands[h.current] | 1 << top, 1 << top):
+            return _STOCK_ONLY
+    return _STOCK_PILE
 
 
 def _draw_refuse(h: Hand, a: Action) -> Refusal:
@@ -611,7 +599,7 @@ def _draw_refuse(h: Hand, a: Action) -> Refusal:
         top = h.top_discard
         if top is None:
             return "cannot take from the discard pile: it is empty", "draw"
-        if h._may_take_pile():
+        if _draw_legal(h) is _STOCK_PILE:
             return None
         return (
             f"cannot take {card_str(top)} back: you threw it first and it was thrown back, so you may take "
@@ -643,16 +631,29 @@ def _draw_act(h: Hand, a: Action, seat: int) -> int:
 
 def _discard_legal(h: Hand) -> tuple[Action, ...]:
     hand = h.hands[h.current]
-    free = hand if h.taken is None else hand & ~h._no_discard_mask()
+    # The hand's suits, split once for the knock search and (usually) the discards.
+    s0 = hand & 8191
+    s1 = hand >> 13 & 8191
+    s2 = hand >> 26 & 8191
+    s3 = hand >> 39
     # Knock: deadwood of the 10 cards left after the face-down discard. The table search
     # says at once whether any discard gets there (most turns none does).
     limit = h.knock_limit
-    knock = min_deadwood_after_discard(hand) <= limit
+    knock = min_deadwood_after_discard(hand, s0, s1, s2, s3) <= limit
     big_gin = h.rules.big_gin and deadwood(hand) == 0
+    if h.taken is None:
+        free = hand
+    else:
+        free = hand & ~h._no_discard_mask()
+        if free != hand:
+            s0 = free & 8191
+            s1 = free >> 13 & 8191
+            s2 = free >> 26 & 8191
+            s3 = free >> 39
     if h.must_knock:
         out: list[Action] = []
     else:
-        discards = _D0[free & 8191] + _D1[free >> 13 & 8191] + _D2[free >> 26 & 8191] + _D3[free >> 39]
+        discards = _D0[s0] + _D1[s1] + _D2[s2] + _D3[s3]
         if not knock and not big_gin:
             return discards
         out = list(discards)
@@ -668,12 +669,11 @@ def _discard_refuse(h: Hand, a: Action) -> Refusal:
     hand = h.hands[h.current]
     if k is _K_DISCARD or k is _K_KNOCK:
         c = a.card
-        verb = "knock with" if k is _K_KNOCK else "discard"
         if not hand >> c & 1:
-            return f"cannot {verb} {card_str(c)}: it is not in your hand", "not_in_hand"
+            return f"cannot {_verb(k)} {card_str(c)}: it is not in your hand", "not_in_hand"
         if h.taken is not None and h._no_discard_mask() >> c & 1:
             return (
-                f"cannot {verb} {card_str(c)}: it was just taken from the discard pile, and a card taken "
+                f"cannot {_verb(k)} {card_str(c)}: it was just taken from the discard pile, and a card taken "
                 "from the discard pile may not be discarded (face up or face down) on the same turn",
                 "no_throw_back",
             )
@@ -705,6 +705,10 @@ def _discard_refuse(h: Hand, a: Action) -> Refusal:
     return f"{a} is not allowed now: discard a card (or knock)", "discard_first"
 
 
+def _verb(k: Kind) -> str:
+    return "knock with" if k is _K_KNOCK else "discard"
+
+
 def _discard_act(h: Hand, a: Action, seat: int) -> int:
     k = a.kind
     if k is _K_DISCARD:
@@ -725,12 +729,22 @@ def _discard_act(h: Hand, a: Action, seat: int) -> int:
                 h.current = 1 - seat
             else:
                 h._end(DEAD_HAND)
-        elif h._repeated(1 - seat):
-            # Players who only trade discards could go on for ever; the seeds are silent, so
-            # (a decision of ours) a position reached for the third time ends the hand like
-            # the stock running down.
-            h._end(DEAD_HAND)
         else:
+            # Players who only trade discards could go on for ever; the seeds are silent, so
+            # (a decision of ours) a position reached for the third time (``repetition_limit``)
+            # ends the hand like the stock running down. A position is both hands, the top
+            # discard (the card just thrown), the stock size and the player to draw: every
+            # turn within one stock size takes the top discard and throws one (a stock draw
+            # shrinks the stock), so all positions of one stock size share the pile below
+            # its top card, and no pile is copied or hashed.
+            limit = rules.repetition_limit
+            if limit:
+                key = (h.hands[0], h.hands[1], c, len(h.stock), 1 - seat)
+                n = h.positions.get(key, 0) + 1
+                h.positions[key] = n
+                if n >= limit:
+                    h._end(DEAD_HAND)
+                    return -1
             h.phase = _P_DRAW
             h.current = 1 - seat
     elif k is _K_KNOCK:
@@ -788,10 +802,12 @@ def _layout_legal(h: Hand) -> tuple[Action, ...]:
     # the list is in integer order.
     rest = h.hands[h.current] & ~h._laid_mask(h.knocker_melds)
     limit = h._layout_limit()
-    out = [DONE] if points(rest) <= limit else []
+    total = points(rest)
+    out = [DONE] if total <= limit else []
     for m in melds_in(rest):
-        # A meld is offered only if the rest can still get within the limit.
-        if deadwood(rest & ~m) <= limit:
+        # A meld is offered only if the rest can still get within the limit (at once when
+        # the rest's points already are: deadwood is never more than the points).
+        if total - _MELD_POINTS[m] <= limit or deadwood(rest & ~m) <= limit:
             out.append(MELD_ACTIONS[m])
     return tuple(out)
 
@@ -802,17 +818,27 @@ def _layout_refuse(h: Hand, a: Action) -> Refusal:
         return f"{a} is not allowed now: the knocker lays out melds, then done", "layout"
     rest = h.hands[h.current] & ~h._laid_mask(h.knocker_melds)
     limit = h._layout_limit()
-    what = "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
     if k is _K_DONE:
         left = points(rest)
-        return None if left <= limit else (f"cannot finish the layout: deadwood {left} is left and {what}", "layout")
+        if left <= limit:
+            return None
+        return f"cannot finish the layout: deadwood {left} is left and {_limit_words(limit)}", "layout"
     missing = a.meld & ~rest
     if missing:
         return f"cannot lay {meld_str(a.meld)}: {_cards_text(missing)} not free in your hand", "layout"
+    if points(rest) - _MELD_POINTS[a.meld] <= limit:
+        return None
     best = deadwood(rest & ~a.meld)
     if best <= limit:
         return None
-    return f"cannot lay {meld_str(a.meld)}: the other cards would keep deadwood {best} at best, and {what}", "layout"
+    return (
+        f"cannot lay {meld_str(a.meld)}: the other cards would keep deadwood {best} at best, and {_limit_words(limit)}",
+        "layout",
+    )
+
+
+def _limit_words(limit: int) -> str:
+    return "gin needs every card in melds" if limit == 0 else f"the knock limit is {limit}"
 
 
 def _layout_act(h: Hand, a: Action, seat: int) -> int:

@@ -19,10 +19,21 @@ from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING, Final, NamedTuple
 
-from .actions import DONE, Action
-from .cards import CARD_VALUES, FULL_DECK, Card, cards_of
+from .actions import DONE, MELD_ACTIONS, Action
+from .cards import CARD_VALUES, FULL_DECK, SUIT_MASK, Card, cards_of
 from .events import LAYOUT_PHASES, Phase
-from .melds import ALL_MELDS, RANK_MASK, best_arrangement, deadwood, is_set, melds_in, points
+from .melds import (
+    _RUNS_IN,
+    _SUIT_POINTS,
+    ALL_MELDS,
+    MELD_INDEX,
+    RANK_MASK,
+    RUN_DEAD,
+    best_arrangement,
+    deadwood,
+    is_set,
+    points,
+)
 
 if TYPE_CHECKING:  # views are only read here, so importing the package for the ledger stays light
     from .observation import SeatView
@@ -91,37 +102,137 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
     None when no arrangement is at or under the limit.
 
     The same answer as taking, among ``arrangements(mask, limit)`` with the lowest deadwood,
-    the first with the least (exposure, number of melds), but found by the same walk pruned
-    to the arrangements that can still reach the lowest deadwood (``deadwood(mask)``): a
-    branch whose free cards cannot get there is not entered. Every knock asks this, and the
-    full list was most of its cost.
+    the first with the least (exposure, number of melds). Those arrangements are found
+    without a search over melds: once the sets are chosen (one way per rank of three or
+    four, usually none or one rank), the rest of each suit must be one of that suit's
+    best run layouts (:func:`_suit_layouts`, a table filled as suits come up), because runs
+    lie within a suit. "First" is the order ``arrangements`` lists them in: by meld ids.
+
+    >>> from ginrummy.cards import CardSet
+    >>> d, melds = knocker_choice(CardSet.parse('4h 5h 6h 7h 8h 9h 9s 9d 9c Kc').mask, 10)
+    >>> d, [str(CardSet(m)) for m in melds]  # the four 9s: nothing to lay off on them
+    (10, ['9s 9h 9d 9c', '4h 5h 6h 7h 8h'])
     """
-    low = deadwood(mask)
+    s0 = mask & SUIT_MASK
+    s1 = mask >> 13 & SUIT_MASK
+    s2 = mask >> 26 & SUIT_MASK
+    s3 = mask >> 39 & SUIT_MASK
+    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    dead = RUN_DEAD
+    # Each way to use the set ranks (per rank none, the whole rank, or of four any three)
+    # with the runs deadwood of the suits it leaves: the least of them is the deadwood.
+    low = dead[s0] + dead[s1] + dead[s2] + dead[s3]
+    ways: list[tuple[int, tuple[int, ...], int, int, int, int]] = [(low, (), s0, s1, s2, s3)]
+    if t:
+        choices: list[tuple[int, ...]] = [()]
+        while t:
+            b = t & -t
+            t ^= b
+            full = mask & RANK_MASK * b
+            opts = [full] if full.bit_count() == 3 else [full, full ^ b, full ^ b << 13, full ^ b << 26, full ^ b << 39]
+            choices = [c + (o,) for c in choices for o in [0, *opts]]
+        for sets in choices[1:]:
+            used = 0
+            for x in sets:
+                used |= x
+            r = mask & ~used
+            q0 = r & SUIT_MASK
+            q1 = r >> 13 & SUIT_MASK
+            q2 = r >> 26 & SUIT_MASK
+            q3 = r >> 39 & SUIT_MASK
+            d = dead[q0] + dead[q1] + dead[q2] + dead[q3]
+            if d < low:
+                low = d
+            ways.append((d, sets, q0, q1, q2, q3))
     if low > limit:
         return None
     if hidden is None:
         hidden = ((1 << 52) - 1) & ~mask
-    candidates = melds_in(mask)
-    total = points(mask)
-    best: tuple[int, list[int]] | None = None
-    best_key = (0, 0)
+    found: list[list[int]] = []
+    g0, g1, g2, g3 = _SUIT_LAYOUTS
+    for d, sets, q0, q1, q2, q3 in ways:
+        if d != low:
+            continue
+        # Sets by rank, then runs by suit: meld-id order.
+        base = []
+        for x in sets:
+            if x:
+                base.append(x)
+        l0 = g0.get(q0) or _suit_layouts(0, q0)
+        l1 = g1.get(q1) or _suit_layouts(1, q1)
+        l2 = g2.get(q2) or _suit_layouts(2, q2)
+        l3 = g3.get(q3) or _suit_layouts(3, q3)
+        if len(l0) == len(l1) == len(l2) == len(l3) == 1:
+            base += l0[0]
+            base += l1[0]
+            base += l2[0]
+            base += l3[0]
+            found.append(base)
+            continue
+        for combo in product(l0, l1, l2, l3):
+            melds = list(base)
+            for part in combo:
+                melds += part
+            found.append(melds)
+    if len(found) == 1:
+        return low, found[0]
+    best: tuple[int, int, list[int]] | None = None
+    best_melds: list[int] = []
+    for melds in found:
+        exposure = 0
+        for m in melds:
+            exposure += (_TARGETS[m] & hidden).bit_count()
+        key = (exposure, len(melds), [MELD_INDEX[m] for m in melds])
+        if best is None or key < best:
+            best = key
+            best_melds = melds
+    return low, best_melds
 
-    def walk(start: int, used: int, chosen: list[int], melded: int) -> None:
-        nonlocal best, best_key
-        if total - melded == low:
-            key = (layoff_exposure(chosen, hidden), len(chosen))
-            if best is None or key < best_key:
-                best, best_key = (low, list(chosen)), key
-        for i in range(start, len(candidates)):
-            m = candidates[i]
-            if m & used or deadwood(mask & ~(used | m)) > low:
+
+#: Per suit and 13-bit suit mask, its best run layouts (see :func:`_suit_layouts`), filled as asked.
+_SUIT_LAYOUTS: tuple[dict[int, tuple[tuple[int, ...], ...]], ...] = ({}, {}, {}, {})
+
+
+def _suit_layouts(suit: int, s: int) -> tuple[tuple[int, ...], ...]:
+    """Every set of disjoint runs in the 13-bit suit mask ``s`` that leaves its least runs
+    deadwood (``RUN_DEAD[s]``), each in meld-id order (start, then end) and as card masks of
+    ``suit``: usually one (none at all, or the suit's runs), more for a row of six or more
+    (one run, or two)."""
+    got = _SUIT_LAYOUTS[suit].get(s)
+    if got is not None:
+        return got
+    runs = _RUNS_IN[s]
+    pts = _SUIT_POINTS
+    target = pts[s] - RUN_DEAD[s]
+    out: list[tuple[int, ...]] = []
+    shift = 13 * suit
+
+    def walk(start: int, used: int, chosen: list[int], value: int) -> None:
+        if value == target:
+            out.append(tuple(run << shift for run in chosen))
+            return
+        for i in range(start, len(runs)):
+            run = runs[i]
+            if run & used:
                 continue
-            chosen.append(m)
-            walk(i + 1, used | m, chosen, melded + points(m))
+            rest = s & ~(used | run)
+            if value + pts[run] + pts[rest] - RUN_DEAD[rest] < target:
+                continue
+            chosen.append(run)
+            walk(i + 1, used | run, chosen, value + pts[run])
             chosen.pop()
 
     walk(0, 0, [], 0)
-    return best
+    got = _SUIT_LAYOUTS[suit][s] = tuple(out)
+    return got
+
+
+#: ``layoff_targets(m)`` of every table meld ``m`` (nothing laid off on it yet).
+_TARGETS: Final[dict[int, int]] = {m: layoff_targets(m) for m in ALL_MELDS}
+
+
+#: The one way to lay off nothing on a meld (read only).
+_NOTHING: Final[list[tuple[int, list[Card]]]] = [(0, [])]
 
 
 class Defense(NamedTuple):
@@ -135,6 +246,37 @@ class Defense(NamedTuple):
 def layoff_options(meld: int, hand: int) -> list[tuple[int, list[Card]]]:
     """Each way to lay off cards of ``hand`` on one meld (as extended so far): (mask, cards in
     an order the engine accepts, each extending the meld as it then stands)."""
+    kind = _MELD_IS_SET.get(meld)
+    if kind is not None:
+        # A meld from the table (the usual case): bit arithmetic, no card lists.
+        if kind:
+            extra = (RANK_MASK << (((meld & -meld).bit_length() - 1) % 13)) & ~meld & hand
+            return [(0, []), (extra, [extra.bit_length() - 1])] if extra else [(0, [])]
+        lo = (meld & -meld).bit_length() - 1
+        hi = meld.bit_length() - 1
+        base = lo - lo % 13
+        below: list[Card] = []
+        c = lo - 1
+        while c >= base and hand >> c & 1:
+            below.append(c)
+            c -= 1
+        above: list[Card] = []
+        c = hi + 1
+        top = base + 12
+        while c <= top and hand >> c & 1:
+            above.append(c)
+            c += 1
+        if not below and not above:
+            return [(0, [])]
+        result = []
+        for i in range(len(below) + 1):
+            for j in range(len(above) + 1):
+                seq = below[:i] + above[:j]
+                m = 0
+                for x in seq:
+                    m |= 1 << x
+                result.append((m, seq))
+        return result
     if is_set(meld):
         extra = layoff_targets(meld) & hand
         return [(0, [])] + ([(extra, [cards_of(extra)[0]])] if extra else [])
@@ -173,9 +315,28 @@ def best_defense(hand: int, knocker_melds: Sequence[int]) -> Defense:
     >>> d.deadwood, [(card_str(c), i) for c, i in d.layoffs]
     (4, [('7h', 0), ('9h', 1)])
     """
-    per_meld = [layoff_options(m, hand) for m in knocker_melds]
-    best: Defense | None = None
-    for combo in product(*per_meld) if per_meld else [()]:
+    reach = 0
+    for m in knocker_melds:
+        reach |= _TARGETS.get(m, -1)
+    if reach < 0:
+        # Some meld is not a table meld (as extended, say): ask each one.
+        reach = 0
+        for m in knocker_melds:
+            reach |= layoff_targets(m)
+    if not reach & hand:
+        # Nothing of the hand extends any meld (most knocks): the hand's best arrangement.
+        d, melds = best_arrangement(hand)
+        return Defense(d, melds, [])
+    per_meld = []
+    for m in knocker_melds:
+        # A meld none of the hand's cards extends has one option, nothing (a shared list).
+        per_meld.append(layoff_options(m, hand) if _TARGETS.get(m, -1) & hand else _NOTHING)
+    # The first combination with the least deadwood, then the fewest cards laid off; its
+    # arrangement is looked up once, at the end.
+    best_d = best_n = -1
+    best_laid = 0
+    best_combo: tuple[tuple[int, list[Card]], ...] = ()
+    for combo in product(*per_meld):
         laid = 0
         ok = True
         for m, _ in combo:
@@ -185,14 +346,11 @@ def best_defense(hand: int, knocker_melds: Sequence[int]) -> Defense:
             laid |= m
         if not ok:
             continue
-        rest = hand & ~laid
-        d = deadwood(rest)
-        if best is None or d < best.deadwood or (d == best.deadwood and laid.bit_count() < _laid_count(best)):
-            _, melds = best_arrangement(rest)
-            layoffs = [(c, i) for i, (_, seq) in enumerate(combo) for c in seq]
-            best = Defense(d, melds, layoffs)
-    assert best is not None
-    return best
+        d = deadwood(hand & ~laid)
+        if best_n < 0 or d < best_d or (d == best_d and laid.bit_count() < best_n):
+            best_d, best_n, best_laid, best_combo = d, laid.bit_count(), laid, combo
+    _, melds = best_arrangement(hand & ~best_laid)
+    return Defense(best_d, melds, [(c, i) for i, (_, seq) in enumerate(best_combo) for c in seq])
 
 
 def _laid_count(d: Defense) -> int:
@@ -228,11 +386,13 @@ def knocker_layout(view: SeatView) -> list[int]:
     return list(_knocker_plan(view.hand, layout_limit(view), FULL_DECK & ~view.seen))
 
 
+@lru_cache(maxsize=1024)
 def knocker_limit(cards: int, knock_limit: int) -> int:
     """The most deadwood a knocker's layout of ``cards`` may leave: the rule, written once.
 
     A knocker whose cards all fit in melds lays them out as gin (0), big gin included;
-    otherwise the hand's knock limit.
+    otherwise the hand's knock limit. Memoized: every step of a layout asks it of the same
+    cards (the legal melds, the check of the one played, the player's plan).
     """
     return 0 if deadwood(cards) == 0 else knock_limit
 
@@ -300,12 +460,19 @@ def layout_action(view: SeatView, knocker_plan: Callable[[SeatView], list[int]] 
     legal = view.legal
     p = view.phase
     if p is _P_LAYOUT:
-        return _next_meld(view, knocker_plan(view), view.knocker_melds,
-                          lambda free: list(_knocker_plan(free, layout_limit(view), FULL_DECK & ~view.seen)))
+        plan = knocker_plan(view)
+        laid = view.knocker_melds
+        if laid and not _all_in(laid, plan):
+            plan = list(_knocker_plan(_free(view.hand, laid), layout_limit(view), FULL_DECK & ~view.seen))
+        return _next_meld(plan, laid, legal)
     if p is _P_DEFENDER_LAYOUT:
         gin = knocker_is_gin(view)
-        return _next_meld(view, defender_plan(view)[0], view.defender_melds,
-                          lambda free: list(_gin_defense(free) if gin else _defense_plan(free, view.knocker_melds)[0]))
+        plan = list(_gin_defense(view.hand) if gin else _defense_plan(view.hand, tuple(view.knocker_melds))[0])
+        laid = view.defender_melds
+        if laid and not _all_in(laid, plan):
+            free = _free(view.hand, laid)
+            plan = list(_gin_defense(free) if gin else _defense_plan(free, view.knocker_melds)[0])
+        return _next_meld(plan, laid, legal)
     if p is _P_LAYOFF:
         melds, layoffs = defender_plan(view)
         done = view.layoffs
@@ -324,6 +491,19 @@ def layout_action(view: SeatView, knocker_plan: Callable[[SeatView], list[int]] 
             return _pick(Action.layoff(c, t), legal)
         return _pick(DONE, legal)
     raise ValueError(f"not a layout phase: {p.value}")
+
+
+def _all_in(laid: Sequence[int], plan: Sequence[int]) -> bool:
+    for m in laid:
+        if m not in plan:
+            return False
+    return True
+
+
+def _free(hand: int, laid: Sequence[int]) -> int:
+    for m in laid:
+        hand &= ~m
+    return hand
 
 
 def layout_outcomes(view: SeatView) -> list[tuple[Action, int]]:
@@ -380,18 +560,13 @@ def _after_layoffs(rest: int, melds: Sequence[int]) -> int:
     return left
 
 
-def _next_meld(view: SeatView, plan: list[int], laid: Sequence[int], replan: Callable[[int], list[int]]) -> Action:
-    """The plan's next meld not yet laid, then done; re-planned from the free cards if the melds
-    on the table are not the plan's (someone chose others)."""
-    if not all(m in plan for m in laid):
-        free = view.hand
-        for m in laid:
-            free &= ~m
-        plan = replan(free)
+def _next_meld(plan: list[int], laid: Sequence[int], legal: Sequence[Action]) -> Action:
+    """The plan's next meld not yet laid, then done (the plan already re-made from the free
+    cards if the melds on the table were not its own)."""
     for m in plan:
         if m not in laid:
-            return _pick(Action.lay_meld(m), view.legal)
-    return _pick(DONE, view.legal)
+            return _pick(MELD_ACTIONS.get(m) or Action.lay_meld(m), legal)
+    return _pick(DONE, legal)
 
 
 def _pick(action: Action, legal: Sequence[Action]) -> Action:

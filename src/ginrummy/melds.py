@@ -362,6 +362,10 @@ def deadwood(mask: int) -> int:
     return best
 
 
+#: The deadwood value of a card, by its bit (``1 << card``).
+_CARD_VALUE_OF_BIT: Final = {1 << c: _RANK_VALUES[c % 13] for c in range(52)}
+
+
 def discards_within(mask: int, limit: int) -> int:
     """The cards of ``mask`` whose discard leaves deadwood at most ``limit``, as a mask.
 
@@ -379,11 +383,14 @@ def discards_within(mask: int, limit: int) -> int:
     s3 = mask >> 39
     out = 0
     if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
+        # A set rank: the deadwood of each remainder, except where the hand's own deadwood
+        # already says it is over: taking out a card of value v lowers it by v at most.
+        floor = deadwood(mask) - limit
         x = mask
         while x:
             low = x & -x
             x ^= low
-            if deadwood(mask ^ low) <= limit:
+            if _CARD_VALUE_OF_BIT.get(low, floor) >= floor and deadwood(mask ^ low) <= limit:
                 out |= low
         return out
     table = RUN_DEAD
@@ -489,7 +496,7 @@ def _arrangement_over(mask: int, t: int) -> tuple[int, list[int]]:
     return best, out
 
 
-def min_deadwood_after_discard(mask: int) -> int:
+def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0, s3: int = 0) -> int:
     """Minimum deadwood left after the best discard from a hand of 11 (or any n > 0) cards.
 
     The discard never needs a loop: for the cards left after the sets, the hand's runs
@@ -501,14 +508,19 @@ def min_deadwood_after_discard(mask: int) -> int:
     one card of a rank of four still leaves a set, so after the whole rank the best gain
     is at most 0.
 
+    ``s0`` .. ``s3``, when given, are the mask's four 13-bit suit masks (``mask & SUIT_MASK``,
+    ``mask >> 13 & SUIT_MASK``, ...), for a caller that has them already: the engine's discard
+    turn splits the hand once for its discards and this.
+
     >>> from ginrummy.cards import CardSet
     >>> min_deadwood_after_discard(CardSet.parse('As 2s 3s 4h 5h 6h 7c 7d 7s Kc Qd').mask)
     10
     """
-    s0 = mask & SUIT_MASK
-    s1 = mask >> 13 & SUIT_MASK
-    s2 = mask >> 26 & SUIT_MASK
-    s3 = mask >> 39
+    if s0 < 0:
+        s0 = mask & SUIT_MASK
+        s1 = mask >> 13 & SUIT_MASK
+        s2 = mask >> 26 & SUIT_MASK
+        s3 = mask >> 39
     p = s0 & s1
     q = s2 & s3
     t = p & (s2 | s3) | q & (s0 | s1)
@@ -527,6 +539,8 @@ def min_deadwood_after_discard(mask: int) -> int:
         table = RUN_DEAD
         return table[s0] + table[s1] + table[s2] + table[s3] + g
     if _SEVERAL[t]:
+        if _TWO[t] and not p & q & t:
+            return _after_discard_two(s0, s1, s2, s3, t)
         return _after_discard_several(mask, t)
     dg = _DEAD_GAIN
     # The suits without the set rank's cards (c_j, h_j), read from a table: no new ints.
@@ -598,6 +612,41 @@ def min_deadwood_after_discard(mask: int) -> int:
         g2 = g3
     best = a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
     return v if v < best else best
+
+
+#: Per 13-bit mask of set ranks: True where it holds exactly two.
+_TWO: Final = tuple(m.bit_count() == 2 for m in range(1 << 13))
+
+
+def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int) -> int:
+    """``min_deadwood_after_discard`` for two set ranks of three cards each (bits ``t``, the
+    commonest several-sets hand): no set, either set, or both. A set takes the rank's card
+    from every suit that has it, so each suit is read from the table without that rank's
+    bit (no 52-bit masks made per choice)."""
+    b = t & -t
+    dg = _DEAD_GAIN
+    best = NO_DISCARD
+    k = SUIT_MASK ^ t
+    for w, x0, x1, x2, x3 in (
+        (dg, s0, s1, s2, s3),
+        (_DG_WITHOUT[b], s0, s1, s2, s3),
+        (_DG_WITHOUT[t ^ b], s0, s1, s2, s3),
+        (dg, s0 & k, s1 & k, s2 & k, s3 & k),
+    ):
+        a0, g0 = w[x0]
+        a1, g1 = w[x1]
+        a2, g2 = w[x2]
+        a3, g3 = w[x3]
+        if g1 < g0:
+            g0 = g1
+        if g3 < g2:
+            g2 = g3
+        if g2 < g0:
+            g0 = g2
+        v = a0 + a1 + a2 + a3 + g0
+        if v < best:
+            best = v
+    return best
 
 
 def _runs_after_discard(s0: int, s1: int, s2: int, s3: int) -> int:
@@ -728,6 +777,8 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         return _best_discards_over(mask, exclude, _set_unions(mask, t))
     if t:
         if _SEVERAL[t]:
+            if _TWO[t] and not s0 & s1 & s2 & s3 & t:
+                return _best_discards_two(s0, s1, s2, s3, t)
             return _best_discards_over(mask, exclude, _set_unions(mask, t))
         if s0 & s1 & s2 & s3 & t:
             # (No card of the mask is excluded here.)
@@ -793,6 +844,48 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     if g3 == g:
         found |= tied[s3] << 39
     return value, cards_of(found)
+
+
+def _best_discards_two(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:
+    """``best_discards`` (nothing excluded) for two set ranks of three cards each (bits ``t``):
+    no set, either set, or both, each suit without the sets' rank bits; the least deadwood
+    and every discard that reaches it under any of the four."""
+    dg = _DEAD_GAIN
+    cards = DISCARD_CARDS
+    best = NO_DISCARD
+    found = 0
+    b = t & -t
+    for k in (SUIT_MASK, SUIT_MASK ^ b, SUIT_MASK ^ t ^ b, SUIT_MASK ^ t):
+        p0 = s0 & k
+        p1 = s1 & k
+        p2 = s2 & k
+        p3 = s3 & k
+        a0, x0 = dg[p0]
+        a1, x1 = dg[p1]
+        a2, x2 = dg[p2]
+        a3, x3 = dg[p3]
+        g = x0
+        if x1 < g:
+            g = x1
+        if x2 < g:
+            g = x2
+        if x3 < g:
+            g = x3
+        v = a0 + a1 + a2 + a3 + g
+        if v > best or g >= NO_DISCARD:
+            continue
+        got = cards[p0] if x0 == g else 0
+        if x1 == g:
+            got |= cards[p1] << 13
+        if x2 == g:
+            got |= cards[p2] << 26
+        if x3 == g:
+            got |= cards[p3] << 39
+        if v < best:
+            best, found = v, got
+        else:
+            found |= got
+    return best, cards_of(found)
 
 
 def _best_discards_four(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:

@@ -42,15 +42,14 @@ class InfoState:
     player reasons about the opponent from: the cards it discarded and took from the pile,
     the face-up cards it passed over (an upcard passed, a top discard left for the stock),
     and how often it drew from the stock. Those three are tuples, grown when they change (a
-    view takes them as they are); the events are a list, made a tuple by the next view.
+    view takes them as they are); the events are a list, copied into each view as a tuple.
     """
 
-    __slots__ = ("seat", "_events", "_events_t", "discards", "taken", "declined", "stock_draws")
+    __slots__ = ("seat", "_events", "discards", "taken", "declined", "stock_draws")
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self._events: list[Event] = []
-        self._events_t: tuple[Event, ...] = ()
         #: The opponent's face-up discards, its pile takes, and the face-up cards it passed over.
         self.discards: tuple[int, ...] = ()
         self.taken: tuple[int, ...] = ()
@@ -69,7 +68,6 @@ class InfoState:
     def copy(self) -> InfoState:
         other = InfoState(self.seat)
         other._events = list(self._events)
-        other._events_t = self._events_t
         other.discards = self.discards
         other.taken = self.taken
         other.declined = self.declined
@@ -301,13 +299,12 @@ def observe(hand: Table, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatVie
     Its cost does not grow with the hand's length: the history part comes from the seat's
     :class:`InfoState`, which the engine keeps up to date.
     """
-    if seat != 0 and seat != 1:
+    if seat not in (0, 1):
         raise ValueError(f"seat must be 0 or 1, not {seat!r}")
     info = hand.infos[seat]
-    # The seat's events as a tuple, made once per length (the list only grows).
-    events = info._events_t
-    if len(events) != len(info._events):
-        events = info._events_t = tuple(info._events)
+    # The seat's events as a tuple: every step adds one to both seats' lists, so in play the
+    # last view's tuple is always out of date; copying is cheaper than checking.
+    events = tuple(info._events)
     hands = hand.hands
     opp = hands[1 - seat]
     current = hand.current
@@ -316,21 +313,20 @@ def observe(hand: Table, seat: int, scores: tuple[int, int] = (0, 0)) -> SeatVie
         taken, must_knock, legal = hand.taken, hand.must_knock, hand.legal()
     else:
         taken, must_knock, legal = None, False, ()
-    knocker_melds: tuple[int, ...] = ()
-    laid_on: tuple[int, ...] = ()
-    defender_melds: tuple[int, ...] = ()
-    layoffs: tuple[tuple[int, int], ...] = ()
     if knocker is None:
         # Before a knock (most of a hand): nothing laid out, no face-down discard.
-        known, knock_discard = hand.shown[1 - seat] & opp, None
-    else:
-        known = opponent_known(hand, seat)
-        knock_discard = hand.knock_discard if knocker == seat else None
-        knocker_melds, laid_on = tuple(hand.knocker_melds), tuple(hand.laid_on)
-        defender_melds, layoffs = tuple(hand.defender_melds), tuple(hand.layoffs)
+        return _new_view(SeatView, (
+            seat, hand.dealer, hand.phase, current, hand.rules, hand.knock_limit, hands[seat], opp.bit_count(),
+            hand.shown[1 - seat] & opp, tuple(hand.pile), hand.upcard, len(hand.stock), taken, must_knock, legal,
+            events, None, None, (), (), (), (), hand.result, scores, info.discards,
+            info.taken, info.declined, info.stock_draws,
+        ))
+    known = opponent_known(hand, seat)
+    knock_discard = hand.knock_discard if knocker == seat else None
     return _new_view(SeatView, (
         seat, hand.dealer, hand.phase, current, hand.rules, hand.knock_limit, hands[seat], opp.bit_count(),
         known, tuple(hand.pile), hand.upcard, len(hand.stock), taken, must_knock, legal, events, knocker,
-        knock_discard, knocker_melds, laid_on, defender_melds, layoffs, hand.result, scores, info.discards,
+        knock_discard, tuple(hand.knocker_melds), tuple(hand.laid_on), tuple(hand.defender_melds),
+        tuple(hand.layoffs), hand.result, scores, info.discards,
         info.taken, info.declined, info.stock_draws,
     ))

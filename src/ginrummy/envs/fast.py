@@ -247,7 +247,7 @@ class FastHandBatch:
 
     def _repeated(self, i: I64) -> NDArray[np.bool_]:
         """Count the positions of hands ``i`` (just after a discard); True where one is now
-        reached ``repetition_limit`` times (the hand ends dead, as ``Hand._repeated``)."""
+        reached ``repetition_limit`` times (the hand ends dead, as in ``Hand``'s discard)."""
         key = np.stack([self.hands[i, 0], self.hands[i, 1],
                         self.pile[i, self.plen[i] - 1] | (1 - self.seats[i]) << 8], axis=1)
         n = self._rn[i]

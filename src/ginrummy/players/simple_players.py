@@ -25,6 +25,7 @@ player        rule
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from random import Random as _Random
 
 from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
@@ -228,7 +229,19 @@ class RandomPlayer(Player):
     def decide(self, view: SeatView) -> Action:
         if view.phase in LAYOUT_PHASES:
             return layout_action(view)
-        return self.rng.choice(view.legal)
+        legal = view.legal
+        rng = self.rng
+        n = len(legal)
+        if rng.__class__ is not _Random or not n:
+            return rng.choice(legal)
+        # ``rng.choice(legal)`` written out (the same draws from the same generator: what
+        # ``Random._randbelow_with_getrandbits`` does), two Python calls fewer a decision.
+        getrandbits = rng.getrandbits
+        k = n.bit_length()
+        r = getrandbits(k)
+        while r >= n:
+            r = getrandbits(k)
+        return legal[r]
 
 
 class GreedyPlayer(_RulePlayer):
@@ -252,7 +265,10 @@ class GreedyPlayer(_RulePlayer):
     def wants(self, view: SeatView, card: int) -> bool:
         hand = view.hand
         left, dead = self._left
-        return min_deadwood_after_discard(hand | 1 << card) < (dead if left == hand else deadwood(hand))
+        m = hand | 1 << card
+        # The suits split here: the same split the function would make, passed in.
+        after = min_deadwood_after_discard(m, m & _SUIT, m >> 13 & _SUIT, m >> 26 & _SUIT, m >> 39)
+        return after < (dead if left == hand else deadwood(hand))
 
     def discard(self, view: SeatView) -> Action:
         allowed, knocks, big_gin = _allowed(view)
@@ -261,10 +277,11 @@ class GreedyPlayer(_RulePlayer):
         hand = view.hand
         # If any knock is legal, the lowest-deadwood discard is one of them.
         dead, cards = best_discards(hand, hand & ~allowed)
-        c = self._highest(cards)
-        knock = knocks.get(c)
-        if knock is not None:
-            return knock
+        c = cards[0] if len(cards) == 1 else self._highest(cards)
+        if knocks:
+            knock = knocks.get(c)
+            if knock is not None:
+                return knock
         self._left = (hand & ~(1 << c), dead)
         return DISCARD_ACTIONS[c]
 
