@@ -59,7 +59,7 @@ def check_seat(replay: dict[str, Any], seat: int, messages: list[dict[str, Any]]
     # A state is sent only when it changed: a seat sitting out, or at the other table, is not
     # told each move made elsewhere (that would tell it the pace of that table's play). Only an
     # answer (to a move that came too late, say) repeats the state it follows.
-    repeated = sum(a["type"] == "state" and a == b for a, b in zip(messages, messages[1:]))
+    repeated = sum(a["type"] == "state" and a == b for a, b in zip(messages, messages[1:], strict=False))
     assert repeated == 0, f"seat {seat} was sent the same state again {repeated} times"
     for msg in messages:
         assert '"deck":' not in json.dumps(msg) and '"stock":' not in json.dumps(msg)
