@@ -13,7 +13,6 @@ default ``synchronous_commit = on``.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import sqlite3
 import threading
@@ -51,18 +50,6 @@ class Database:
         """One statement committed on its own (or inside the transaction under way)."""
         with self.transaction() as c:
             c.execute(sql, params)
-
-    #: Whether :meth:`write_all_async` waits for the server without holding up the event loop.
-    asynchronous = False
-
-    async def write_all_async(self, statements: list[tuple[str, Any]]) -> None:
-        """Statements committed together, from a coroutine: here, at once (an embedded file)."""
-        with self.transaction() as c:
-            for sql, params in statements:
-                c.execute(sql, params)
-
-    async def aclose(self) -> None:
-        """Let go of what :meth:`write_all_async` opened on the event loop."""
 
     def version(self, c: Any) -> int:
         raise NotImplementedError
@@ -202,8 +189,6 @@ class PostgresDatabase(Database):
         self._local = threading.local()
         self.pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=False, name="ginrummy")
         self.pool.open(wait=True, timeout=15)
-        self._apool: Any = None  # psycopg's AsyncConnectionPool, opened on the event loop at first use
-        self._async_lock = asyncio.Lock()
 
     @contextmanager
     def transaction(self) -> Iterator[_PgConnection]:
@@ -219,36 +204,6 @@ class PostgresDatabase(Database):
                     yield conn
             finally:
                 self._local.conn = None
-
-    asynchronous = True
-
-    async def write_all_async(self, statements: list[tuple[str, Any]]) -> None:
-        """Statements committed together on the event loop's own connections (psycopg's async
-        pool), so other games play on while the server answers: one alone in autocommit (one
-        round trip), several in a transaction."""
-        async with self._async_lock:
-            if self._apool is None:
-                from psycopg_pool import AsyncConnectionPool
-
-                pool = AsyncConnectionPool(self.url, min_size=1, max_size=4, open=False, name="ginrummy-async")
-                await pool.open(wait=True, timeout=15)
-                self._apool = pool
-        async with self._apool.connection() as conn:
-            if len(statements) == 1:
-                await conn.set_autocommit(True)
-                try:
-                    await conn.execute(_pg_sql(statements[0][0]), tuple(statements[0][1]))
-                finally:
-                    await conn.set_autocommit(False)
-                return
-            async with conn.transaction():
-                for sql, params in statements:
-                    await conn.execute(_pg_sql(sql), tuple(params))
-
-    async def aclose(self) -> None:
-        if self._apool is not None:
-            await self._apool.close()
-            self._apool = None
 
     def write(self, sql: str, params: Any = ()) -> None:
         """One statement in autocommit: one round trip instead of three (BEGIN, it, COMMIT),

@@ -2,8 +2,7 @@
 
 A move's action, and a hand's and the game's end with the last one, are kept while the step is
 played and sent when it ends: one alone as one autocommitted statement (a single round trip to
-PostgreSQL), several in one transaction, all or none; from a coroutine, on PostgreSQL, on the
-event loop's own async connections.
+PostgreSQL), several in one transaction, all or none.
 """
 
 from __future__ import annotations
@@ -40,7 +39,7 @@ class StepWrites:
     @contextmanager
     def collect(self) -> Iterator[list[Write]]:
         """Keep the writes made inside (on this thread) instead of sending them, in the list it
-        gives, for :meth:`flush` or :meth:`flush_async`. Nested use joins the outer one."""
+        gives, for :meth:`flush`. Nested use joins the outer one."""
         outer = getattr(self._batch, "items", None)
         if outer is not None:
             yield outer
@@ -62,28 +61,6 @@ class StepWrites:
             with self.connection():
                 for item in items:
                     self._write_now(*item)
-
-    @property
-    def asynchronous(self) -> bool:
-        """Whether :meth:`flush_async` lets the event loop run while the database answers."""
-        return self._db.asynchronous
-
-    async def flush_async(self, items: list[Write]) -> None:
-        """:meth:`flush` from a coroutine: on PostgreSQL the event loop serves other games while
-        the server answers; SQLite writes at once."""
-        if not items:
-            return
-        try:
-            await self._db.write_all_async([(sql, params) for sql, params, _ in items])
-        except Exception as e:
-            taken = next((t for _, _, t in items if t is not None), None)
-            if taken is not None and self._db.is_duplicate(e):
-                raise Taken(taken) from None
-            raise
-
-    async def aclose(self) -> None:
-        """Close what :meth:`flush_async` opened (on the event loop), before :meth:`close`."""
-        await self._db.aclose()
 
     def _write(self, sql: str, params: tuple[Any, ...], taken: str | None = None) -> None:
         """One write, now or with the step under way (:meth:`writes`); ``taken``: the refusal

@@ -124,7 +124,6 @@ def create_app(
         await close_rooms(service)
         runner.close()
         cluster.close()
-        await store.aclose()
         store.close()
 
     # No /docs or /redoc: their pages load script from a CDN, which the policy forbids; /openapi.json stays.
@@ -202,7 +201,6 @@ def _api(service: GameService, store: Store) -> APIRouter:
     async def visible_room(game_id: str, request: Request) -> Room:
         """A game this caller may look at: they play it (identity or seat token) or it is shared."""
         room = await service.room(game_id)
-        await room.stored.wait()  # not a move still being stored
         if service.visible(room, me(request)):
             return room
         token = _token(request)

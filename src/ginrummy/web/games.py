@@ -329,10 +329,8 @@ class GameService(ComputerTurns, Follower):
         await self._play_all(room, seat, lambda s: [room.table.act(s, action)])
 
     async def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
-        """Run ``play(seat)`` on the room's table (under the room's lock), then store its writes.
-        On PostgreSQL the event loop serves other games while the server answers; until the
-        writes are stored nobody is shown this room (``room.stored``), and if they fail the
-        room follows the log again."""
+        """Run ``play(seat)`` on the room's table (under the room's lock), then store its writes
+        together before anyone is told; if they fail the room follows the log again."""
         at = room.match.where(seat)
         assert at is not None
         table, hand_seat = at
@@ -358,14 +356,7 @@ class GameService(ComputerTurns, Follower):
                     room.lasts[table] = {"seat": seat, "action": room.table.last_seen_by(opponent)}
                 if hand.is_over:
                     self._hand_over(room, hand, hand_no)
-            if self.store.asynchronous:
-                room.stored.clear()
-                try:
-                    await self.store.flush_async(writes)
-                finally:
-                    room.stored.set()
-            else:
-                self.store.flush(writes)  # an embedded file: at once
+            self.store.flush(writes)
             if hand.is_over and room.match.is_over:
                 self._reload_row(room)  # the game's row as stored, finished
         except BaseException as e:
@@ -438,10 +429,7 @@ class GameService(ComputerTurns, Follower):
 
     def _tell_here(self, room: Room) -> None:
         """Queue each seat's own state to each of this instance's connections of it, unless that
-        connection was last sent the same state (a move at another table changes nothing it sees).
-        Not while a move is being stored: the broadcast after it tells everyone."""
-        if not room.stored.is_set():
-            return
+        connection was last sent the same state (a move at another table changes nothing it sees)."""
         for seat in range(room.seats):
             conns = room.connections[seat]
             if not conns:

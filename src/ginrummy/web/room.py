@@ -19,12 +19,6 @@ from .cluster import PRESENCE_TTL
 from .views import rules_text
 
 
-def _set_event() -> asyncio.Event:
-    done = asyncio.Event()
-    done.set()
-    return done
-
-
 @dataclass(eq=False)
 class Connection:
     """One open WebSocket of a seat; messages go through a queue so broadcasting never awaits."""
@@ -55,8 +49,6 @@ class Room:
     computer_tasks: dict[int, asyncio.Task[None]] = field(default_factory=dict)
     #: Set when the game may have moved on: a computer's turn waiting for the lock tries again at once.
     wake: asyncio.Event = field(default_factory=asyncio.Event)
-    #: Clear while a move applied here is being stored: nobody is shown the room until it is.
-    stored: asyncio.Event = field(default_factory=_set_event)
     #: The latest move at each table, as the other player there may read it.
     lasts: dict[int, dict[str, Any]] = field(default_factory=dict)
     #: The pause before each computer move a person at this table chose (None: the server's own).
