@@ -253,7 +253,7 @@ class GameService(ComputerTurns, Follower):
             if hand.current != hand_seat:
                 raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[opponent]} to play")
             action = Action.parse(text)
-            await self._play_raced(room, seat, lambda s: [room.table.act(s, action)])
+            self._play_raced(room, seat, lambda s: [room.table.act(s, action)])
         self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
@@ -276,7 +276,7 @@ class GameService(ComputerTurns, Follower):
                 raise WebError(409, "not_your_turn", "it is not your turn to lay out your melds")
             if hand.phase not in LAYOUT_PHASES:
                 raise WebError(409, "not_layout", "the best layout is offered only after a knock, to lay out the melds")
-            await self._play_raced(room, seat, lambda s: room.table.lay_out(s))
+            self._play_raced(room, seat, lambda s: room.table.lay_out(s))
         self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
@@ -310,7 +310,7 @@ class GameService(ComputerTurns, Follower):
                 f"{now}): the table now shows where the game is",
             )
 
-    async def _play_raced(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+    def _play_raced(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
         """A person's :meth:`_play_all`, tried again when another instance stored a move at the
         other table of the deal under the same number first (the log numbers every table's moves
         in one row): the room has caught up, and this seat's table has not moved, so the move still
@@ -318,17 +318,17 @@ class GameService(ComputerTurns, Follower):
         seen = room.seq_of(seat)
         for attempt in range(3):
             try:
-                await self._play_all(room, seat, play)
+                self._play_all(room, seat, play)
                 return
             except WebError as e:
                 if e.code != "stale" or attempt == 2 or room.seq_of(seat) != seen:
                     raise
 
-    async def _play(self, room: Room, seat: int, action: Action) -> None:
+    def _play(self, room: Room, seat: int, action: Action) -> None:
         """Verify, apply, store: the log is written before anyone is told."""
-        await self._play_all(room, seat, lambda s: [room.table.act(s, action)])
+        self._play_all(room, seat, lambda s: [room.table.act(s, action)])
 
-    async def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+    def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
         """Run ``play(seat)`` on the room's table (under the room's lock), then store its writes
         together before anyone is told; if they fail the room follows the log again."""
         at = room.match.where(seat)
