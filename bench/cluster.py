@@ -41,8 +41,44 @@ MAX_STEPS = 12
 MAX_STEP_SECONDS = 300
 
 
-def start(db: str, workers: int, log_dir: Path, name: str) -> Instance:
-    """An instance like ``load.py``'s: process workers, computer delay 0, warnings only."""
+class CpuBudget:
+    """A CPU budget for one instance (with its computer workers), as a machine of its own would give
+    it: a cgroup with a CFS quota of ``cores`` (cgroup v1's cpu controller, or v2's cpu.max), in
+    short periods so a spent budget stalls the instance for milliseconds, not a tenth of a second.
+    Needs root; removed by :meth:`remove`."""
+
+    PERIOD_US = 10_000
+
+    def __init__(self, name: str, cores: float) -> None:
+        quota = max(1000, int(cores * self.PERIOD_US))
+        v1, v2 = Path("/sys/fs/cgroup/cpu"), Path("/sys/fs/cgroup")
+        if (v1 / "cpu.cfs_quota_us").exists():
+            self.path = v1 / name
+            self.path.mkdir(exist_ok=True)
+            (self.path / "cpu.cfs_period_us").write_text(str(self.PERIOD_US))
+            (self.path / "cpu.cfs_quota_us").write_text(str(quota))
+        elif "cpu" in (v2 / "cgroup.controllers").read_text().split():
+            (v2 / "cgroup.subtree_control").write_text("+cpu")
+            self.path = v2 / name
+            self.path.mkdir(exist_ok=True)
+            (self.path / "cpu.max").write_text(f"{quota} {self.PERIOD_US}")
+        else:
+            raise SystemExit("--instance-cpu needs the cgroup cpu controller (v1 or v2), as root")
+
+    def join(self) -> None:
+        """Put the calling process (and so everything it starts) in the budget: a ``preexec_fn``."""
+        (self.path / "cgroup.procs").write_text(str(os.getpid()))
+
+    def remove(self) -> None:
+        try:
+            self.path.rmdir()
+        except OSError:
+            pass
+
+
+def start(db: str, workers: int, log_dir: Path, name: str, budget: CpuBudget | None = None) -> Instance:
+    """An instance like ``load.py``'s: process workers, computer delay 0, warnings only; within
+    ``budget`` when one is given."""
     import subprocess
 
     port = free_port()
@@ -50,7 +86,8 @@ def start(db: str, workers: int, log_dir: Path, name: str) -> Instance:
     cmd = [sys.executable, "-m", "ginrummy", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
            "--computer-delay", "0", "--compute", "process", "--workers", str(workers)]
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("GR_EXTRA_PATH", "")},
+                                preexec_fn=budget.join if budget else None)
     wait_port(port, proc)
     return Instance(port, proc, log)
 
@@ -88,24 +125,27 @@ def _machine_busy() -> float:
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def ramp(label: str, base: str, steps: list[int], args: argparse.Namespace, servers: list[int]) -> int:
+def ramp(label: str, base: str, steps: list[int], args: argparse.Namespace, parts: dict[str, list[int]]) -> int:
     """Run each step until one breaks the bounds; returns the most games that held (0: none).
 
-    Each step also says the CPU its servers used (``servers``: the instances, the proxy and the
-    database, with their children) per action, and how busy the whole machine was: on a shared
-    machine a step can fail for want of a core, which the CPU figures show."""
+    Each step also says the CPU each part of the servers used (``parts``: the instances, the proxy,
+    the database, each with its children) per person's action, and how busy the whole machine
+    was: on a shared machine a step can fail for want of a core, which the CPU figures show."""
     best = 0
     for n in steps:
-        t0, cpu0, busy0, own0 = time.monotonic(), _tree_cpu(servers), _machine_busy(), time.process_time()
+        t0, busy0, own0 = time.monotonic(), _machine_busy(), time.process_time()
+        cpu0 = {k: _tree_cpu(pids) for k, pids in parts.items()}
         stats = asyncio.run(load.run(base, n, args.opponent, args.interval, args.duration, args.seed))
         elapsed = time.monotonic() - t0
-        cpu, busy, own = _tree_cpu(servers) - cpu0, _machine_busy() - busy0, time.process_time() - own0
+        busy, own = _machine_busy() - busy0, time.process_time() - own0
+        cpu = {k: _tree_cpu(pids) - cpu0[k] for k, pids in parts.items()}
         ack, reply = load.pct(stats.ack, 99) * 1000, load.pct(stats.reply, 99) * 1000
         hold = ack < 100 and reply < 250 and stats.errors == 0 and stats.disconnects == 0
+        per = ", ".join(f"{k} {1000 * v / max(stats.actions, 1):.2f}" for k, v in cpu.items())
         print(f"{label:26s} {n:5d} games  {stats.actions / elapsed:5.0f} actions/s  ack p50 "
               f"{load.pct(stats.ack, 50) * 1000:6.1f} p99 {ack:6.1f} ms  reply p50 {load.pct(stats.reply, 50) * 1000:6.1f} "
               f"p99 {reply:6.1f} ms  errors {stats.errors} disconnects {stats.disconnects}  "
-              f"servers {cpu / elapsed:4.2f} cores ({1000 * cpu / max(stats.actions, 1):4.1f} ms a person's action), "
+              f"servers {sum(cpu.values()) / elapsed:4.2f} cores (ms a person's action: {per}), "
               f"load generator {own / elapsed:4.2f}, machine {busy / elapsed:4.2f} of {os.cpu_count()}  "
               f"{'hold' if hold else 'EXCEEDED'}",
               flush=True)
@@ -131,6 +171,10 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=30.0, help=f"seconds a step (max {MAX_STEP_SECONDS})")
     ap.add_argument("--workers", type=int, default=1, help="computer worker processes per instance (default 1)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--instance-cpu", type=float, default=None, metavar="CORES",
+                    help="give each instance (with its workers) this many cores at most, as a machine of its own "
+                         "would (a cgroup CPU quota; root): the app tier is then what runs out, as when each "
+                         "instance has a machine, instead of the cores the load generator and database share")
     args = ap.parse_args()
     steps = [int(s) for s in args.steps.split(",")]
     if not 1 <= len(steps) <= MAX_STEPS or not all(1 <= s <= load.MAX_GAMES for s in steps):
@@ -141,31 +185,43 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs, {args.opponent}, a person acts every {args.interval:g} s, {args.duration:g} s a step, "
           f"{args.workers} computer worker(s) per instance", flush=True)
 
-    one = start(str(tmp / "one.sqlite3"), args.workers, tmp, "sqlite")
+    cores = args.instance_cpu
+    if cores is not None and not 0.05 <= cores <= (os.cpu_count() or 1):
+        raise SystemExit(f"--instance-cpu: 0.05..{os.cpu_count()} cores")
+    budgets = [CpuBudget(f"ginrummy-bench-{os.getpid()}-{i}", cores) for i in range(2)] if cores else [None, None]
+    if cores:
+        print(f"each instance within {cores:g} cores (cgroup quota)", flush=True)
     try:
-        best_one = ramp("1 instance, SQLite", one.base, steps, args, [one.proc.pid])
-    finally:
-        one.stop()
+        one = start(str(tmp / "one.sqlite3"), args.workers, tmp, "sqlite", budgets[0])
+        try:
+            best_one = ramp("1 instance, SQLite", one.base, steps, args, {"instance": [one.proc.pid]})
+        finally:
+            one.stop()
 
-    pg = pg_server.start()
-    instances: list[Instance] = []
-    proxy = None
-    try:
-        db = pg.fresh_url()
-        instances = [start(db, args.workers, tmp, f"pg{i}") for i in (1, 2)]
-        proxy = start_proxy([i.port for i in instances], tmp / "nginx")
-        wait_port(proxy.port)
-        servers = [i.proc.pid for i in instances] + [proxy.proc.pid] + _postmaster(pg)
-        best_two = ramp("2 instances, PG, nginx", proxy.base, steps, args, servers)
+        pg = pg_server.start()
+        instances: list[Instance] = []
+        proxy = None
+        try:
+            db = pg.fresh_url()
+            instances = [start(db, args.workers, tmp, f"pg{i}", budgets[i]) for i in (0, 1)]
+            proxy = start_proxy([i.port for i in instances], tmp / "nginx")
+            wait_port(proxy.port)
+            parts = {"instances": [i.proc.pid for i in instances], "nginx": [proxy.proc.pid], "postgres": _postmaster(pg)}
+            best_two = ramp("2 instances, PG, nginx", proxy.base, steps, args, parts)
+        finally:
+            if proxy is not None:
+                remove(proxy)
+            for i in instances:
+                i.stop()
+            pg.stop()
     finally:
-        if proxy is not None:
-            remove(proxy)
-        for i in instances:
-            i.stop()
-        pg.stop()
+        for b in budgets:
+            if b is not None:
+                b.remove()
     ratio = best_two / best_one if best_one else float("nan")
-    print(f"most games holding the bounds: 1 instance on SQLite {best_one}, 2 instances on PostgreSQL behind nginx "
-          f"{best_two}: {ratio:.2f}x (goal 1.6x)")
+    within = f" (each instance within {cores:g} cores)" if cores else ""
+    print(f"most games holding the bounds{within}: 1 instance on SQLite {best_one}, 2 instances on PostgreSQL "
+          f"behind nginx {best_two}: {ratio:.2f}x (goal 1.6x)")
 
 
 if __name__ == "__main__":

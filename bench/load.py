@@ -46,6 +46,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -97,12 +98,17 @@ async def person(base: str, opponent: str, interval: float, deadline: float, sta
     ws_base = base.replace("http://", "ws://")
     await asyncio.sleep(rng.random() * interval)  # spread the start
     while time.monotonic() < deadline:
-        g = await asyncio.to_thread(post_json, base + "/api/games", {"opponent": opponent})
+        try:
+            g = await asyncio.to_thread(post_json, base + "/api/games", {"opponent": opponent})
+        except OSError:  # refused, or an HTTP error from the server or the proxy: counted, tried again
+            stats.errors += 1
+            await asyncio.sleep(0.5)
+            continue
         try:
             async with websockets.connect(f"{ws_base}/api/ws/{g['id']}", max_size=2**22) as ws:
                 await ws.send(json.dumps({"type": "hello", "token": g["token"]}))
                 await play(ws, interval, deadline, stats)
-        except (OSError, websockets.ConnectionClosed):
+        except (OSError, websockets.ConnectionClosed, websockets.InvalidStatus):
             stats.disconnects += 1
             await asyncio.sleep(0.5)
 
@@ -160,13 +166,17 @@ async def play(ws: Any, interval: float, deadline: float, stats: Stats) -> None:
 
 async def run(base: str, games: int, opponent: str, interval: float, duration: float, seed: int) -> Stats:
     stats = Stats()
+    # Game creation goes through threads (urllib): enough of them that a step's start is not queued.
+    asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(64))
     deadline = time.monotonic() + duration
     rng = random.Random(seed)
     tasks = [
         asyncio.create_task(person(base, opponent, interval, deadline, stats, random.Random(rng.randrange(2**32))))
         for _ in range(games)
     ]
-    await asyncio.gather(*tasks, return_exceptions=True)
+    for outcome in await asyncio.gather(*tasks, return_exceptions=True):
+        if isinstance(outcome, BaseException):  # a person stopped by anything unforeseen: not a quiet loss
+            stats.errors += 1
     return stats
 
 

@@ -236,3 +236,25 @@ def store_target(request, tmp_path):  # type: ignore[no-untyped-def]
     if request.param == "sqlite":
         return str(tmp_path / "games.sqlite3")
     return request.getfixturevalue("pg_server").fresh_url()
+
+
+@pytest.fixture
+def pg_db(pg_server):  # type: ignore[no-untyped-def]
+    """An empty schema of the session's PostgreSQL server, by URL."""
+    return pg_server.fresh_url()
+
+
+@pytest.fixture
+def pair(pg_db, tmp_path):  # type: ignore[no-untyped-def]
+    """Two real app instances (``ginrummy serve``, computer delay 0) on one PostgreSQL database."""
+    from instances import start_instance
+
+    a = start_instance(pg_db, tmp_path, delay=0, name="a")
+    try:
+        b = start_instance(pg_db, tmp_path, delay=0, name="b")
+    except BaseException:
+        a.stop()
+        raise
+    yield a, b
+    a.stop()
+    b.stop()

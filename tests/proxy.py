@@ -55,8 +55,10 @@ def start_proxy(upstreams: list[int], root: Path) -> Proxy:
     (root / "site.conf").write_text(site(upstreams, port))
     temps = "".join(f"    {k}_temp_path {root}/{k};\n" for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     (root / "nginx.conf").write_text(
-        f"daemon off;\nworker_processes 1;\npid {root}/nginx.pid;\nerror_log {root}/error.log warn;\n"
-        "events { worker_connections 1024; }\n"
+        # Each WebSocket holds two connections (the client's and the instance's): room for the
+        # load benchmark's 2000 games (bench/cluster.py).
+        f"daemon off;\nworker_processes 1;\nworker_rlimit_nofile 10000;\npid {root}/nginx.pid;\n"
+        f"error_log {root}/error.log warn;\nevents {{ worker_connections 4500; }}\n"
         f"http {{\n    access_log off;\n{temps}    include {root}/site.conf;\n}}\n"
     )
     check = subprocess.run([NGINX, "-t", "-q", "-p", str(root), "-c", str(root / "nginx.conf")], capture_output=True, text=True)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,25 +17,6 @@ import pytest
 from ginrummy.storage import Store
 from ginrummy.web.cluster import LEAD_RETRY
 from instances import Instance, Seat, finished, my_move, start_instance
-
-
-@pytest.fixture
-def pg_db(pg_server: Any) -> str:
-    url: str = pg_server.fresh_url()
-    return url
-
-
-@pytest.fixture
-def pair(pg_db: str, tmp_path: Path) -> Iterator[tuple[Instance, Instance]]:
-    a = start_instance(pg_db, tmp_path, delay=0, name="a")
-    try:
-        b = start_instance(pg_db, tmp_path, delay=0, name="b")
-    except BaseException:
-        a.stop()
-        raise
-    yield a, b
-    a.stop()
-    b.stop()
 
 
 def test_a_move_racing_the_other_instances_notice_is_refused_by_the_database(pg_db: str) -> None:
@@ -134,9 +114,16 @@ def test_computer_moves_are_decided_once_and_taken_over_when_the_holder_dies(pg_
         g = httpx.post(f"{a.base}/api/games", json={"opponent": "simple", "rules": {
             "preset": "classic", "overrides": {"target": 100}}}).json()
         gid = g["id"]
-        here = Seat(a.ws(gid), g["token"])  # the same seat open on both instances (two tabs)
-        there = Seat(b.ws(gid), g["token"])
+        here = Seat(a.ws(gid), g["token"])
         here.send({"type": "pace", "seconds": 0})  # the table's pace holds on both instances
+        # The person's first move on a: a takes the game's lock (nobody else wants it yet), and keeps
+        # it while the person is connected there.
+        here.until(my_move)
+        seq = here.state["seq"]
+        assert here.move()
+        here.until(lambda s: s["seq"] > seq)
+        assert LEADS.format(gid) in a.log_text()
+        there = Seat(b.ws(gid), g["token"])  # the same seat open on both instances (two tabs)
         for _ in range(6):  # both hold the game; each computer move is decided by one of them
             here.until(my_move)
             there.until(lambda s, seq=here.state["seq"]: s["seq"] >= seq)
@@ -153,8 +140,12 @@ def test_computer_moves_are_decided_once_and_taken_over_when_the_holder_dies(pg_
         here.drain()
         here.until(my_move)
         leads_b = b.log_text().count(LEADS.format(gid))
-        assert here.move(), here.state["view"]
-        seq = there.until(lambda s, seq=here.state["seq"]: s["seq"] > seq)["seq"]
+        while True:  # the person's moves until the turn is the computer's (a draw leaves a discard to make)
+            assert here.move(), here.state["view"]
+            here.until(lambda s, seq=here.state["seq"]: s["seq"] > seq)
+            if not my_move(here.state):
+                break
+        seq = there.until(lambda s, seq=here.state["seq"]: s["seq"] >= seq)["seq"]
         # a holds the lock (taken once, kept while the person plays there), and waits 1 s.
         assert LEADS.format(gid) in a.log_text() and b.log_text().count(LEADS.format(gid)) == leads_b
         a.kill()

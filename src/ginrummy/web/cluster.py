@@ -3,10 +3,11 @@
 An instance alone (:class:`Alone`, the SQLite default) has nothing to tell and always decides.
 On PostgreSQL (:class:`PgCluster`) every instance:
 
-- sends a notification (``NOTIFY ginrummy``) after each change of a game, and listens for the
-  others': an instance holding that game in memory catches up from the database log (the log
-  stays the only truth; a notification only says "look now") and passes the new state to its
-  own connections. The same message carries which seats it has connections for (who is online);
+- sends a notification (``NOTIFY ginrummy``) after each change of a game that another instance
+  may follow, and listens for the others': an instance holding that game in memory catches up
+  from the database log (the log stays the only truth; a notification only says "look now") and
+  passes the new state to its own connections. The same message carries which seats it has
+  connections for (who is online), and each instance says so of all its games every few seconds;
 - decides a computer's move only while it holds the game's advisory lock
   (``pg_try_advisory_lock``, on a connection of its own): two instances holding the same game never
   both ask the computer. PostgreSQL frees the lock when its holder's connection goes, so when an
@@ -40,6 +41,9 @@ NOTIFY_BATCH = 64
 PRESENCE_EVERY = 10.0
 PRESENCE_TTL = 25.0
 
+#: Most games in one presence announcement (a notification's payload stays under 8000 bytes).
+PRESENCE_BATCH = 150
+
 Deliver = Callable[[dict[str, Any]], None]
 
 
@@ -56,6 +60,9 @@ class Alone:
 
     def publish(self, game_id: str, *, changed: bool, connected: list[bool], hello: bool = False) -> None:
         """Tell the others that ``game_id`` changed (or only who is connected here)."""
+
+    def present(self, games: list[tuple[str, list[bool]]]) -> None:
+        """Tell the others which seats of each of these games have connections here."""
 
     def lead(self, game_id: str) -> bool:
         """Whether this instance may decide the computer's next move in ``game_id`` (until released)."""
@@ -135,6 +142,11 @@ class PgCluster(Alone):
         if hello:
             msg["h"] = 1
         self._outbox.put(json.dumps(msg, separators=(",", ":")))
+
+    def present(self, games: list[tuple[str, list[bool]]]) -> None:
+        for i in range(0, len(games), PRESENCE_BATCH):
+            part = [[gid, [int(c) for c in seats]] for gid, seats in games[i : i + PRESENCE_BATCH]]
+            self._outbox.put(json.dumps({"i": self.instance, "p": part}, separators=(",", ":")))
 
     def _send_all(self) -> None:
         """The sending thread: the notifications waiting, in order, up to :data:`NOTIFY_BATCH` in

@@ -16,7 +16,8 @@ already made.
 Several instances may hold the same game (PostgreSQL, :mod:`~ginrummy.web.cluster`): before each
 change a room catches up with what the others stored (:meth:`GameService.catch_up`), the
 database's primary keys refuse a second writer of the same action or deal (which then catches
-up and answers ``stale``), each change is announced to the other instances, and a computer's move
+up and answers ``stale``), each change is announced to the other instances that follow the game
+(:meth:`~ginrummy.web.games_cluster.Follower.others_follow`), and a computer's move
 is decided only by the instance holding the game's lock.
 
 What goes to a seat is built from ``match.view(seat).to_json()`` plus public facts (names, score
@@ -165,9 +166,13 @@ class GameService(ComputerTurns, Follower):
     # ------------------------------------------------------------------ loading
 
     async def room(self, game_id: str) -> Room:
-        """The live game, rebuilt from the store if it is not in memory."""
+        """The live game as stored now, rebuilt from the store if it is not in memory."""
         room = self.rooms.get(game_id)
         if room is not None:
+            if self.cluster.shared and not any(room.connections):
+                # Nobody tells this instance of a game it has no connection to: read it again.
+                async with room.lock:
+                    self._follow(room)
             return room
         check_game_id(game_id)
         lock = self._loading.setdefault(game_id, asyncio.Lock())
@@ -406,10 +411,12 @@ class GameService(ComputerTurns, Follower):
     # ------------------------------------------------------------------ connections
 
     def connect(self, room: Room, seat: int) -> Connection:
+        """A seat's new connection: told the game as it is now, and announced to the other instances."""
         conn = Connection(seat)
         room.connections[seat].add(conn)
+        if self.cluster.shared:
+            self.cluster.publish(room.row.id, changed=False, connected=self._here(room), hello=True)
         self._tell_here(room)
-        self.cluster.publish(room.row.id, changed=False, connected=self._here(room), hello=True)
         self.kick_computer(room)
         return conn
 
@@ -425,7 +432,8 @@ class GameService(ComputerTurns, Follower):
         """Queue each seat's own state to each of its connections (two tabs see the same), and
         tell the other instances (``changed``: the game itself changed, not only who is connected)."""
         self._tell_here(room)
-        self.cluster.publish(room.row.id, changed=changed, connected=self._here(room))
+        if not changed or self.others_follow(room):
+            self.cluster.publish(room.row.id, changed=changed, connected=self._here(room))
 
     def _tell_here(self, room: Room) -> None:
         """Queue each seat's own state to each of this instance's connections of it, unless that

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..actions import Action
 from ..storage import Store
-from .cluster import Alone
+from .cluster import PRESENCE_EVERY, Alone
 
 if TYPE_CHECKING:
     from .room import Room
@@ -60,8 +60,12 @@ class Follower:
     def _sync(self, room: Room) -> bool:
         """Apply what other instances stored since this room last looked: the game's row (names,
         status, pace), new deals and new actions, replayed through the table (so every rule is
-        checked again), and the seats ready. Under the room's lock. Returns whether anything changed."""
-        if not self.cluster.shared or not room.dirty:
+        checked again), and the seats ready. Under the room's lock. Returns whether anything changed.
+
+        A room told of a change (``dirty``) reads the database; so does a room with no connection
+        here, every time: nobody tells an instance of a game it is not heard to follow
+        (:meth:`others_follow`), so such a room may be behind at any time."""
+        if not self.cluster.shared or not (room.dirty or not any(room.connections)):
             return False
         room.dirty = False  # a notice arriving while this reads marks it again
         gid = room.row.id
@@ -116,6 +120,22 @@ class Follower:
             setattr(room, name, getattr(fresh, name))
         room.dirty = False
 
+    def others_follow(self, room: Room) -> bool:
+        """Whether another instance may follow this game, and so must be told of its changes: one
+        said lately (within :data:`~ginrummy.web.cluster.PRESENCE_TTL`) that it has a connection to
+        it, or this instance has none (it changes a game it does not follow: a new game, a
+        computer's move after the person left, and it cannot know who follows).
+
+        An instance with a connection to a game says so when it arrives and every
+        :data:`~ginrummy.web.cluster.PRESENCE_EVERY` seconds; an instance holding the game that
+        hears of a new follower answers with its own presence and a "read the game again" (it may
+        have changed the game before it heard, and so told nobody). Where nobody else follows a
+        game (the usual case behind a proxy: a person and the computer on one instance), its moves
+        cost no notification."""
+        if not self.cluster.shared:
+            return False
+        return not any(room.connections) or any(room.followed_by(i) for i in room.remote)
+
     def on_message(self, msg: dict[str, Any]) -> None:
         """Another instance's message (on the event loop): who it has connected, and whether the game changed."""
         if msg.get("all"):
@@ -123,20 +143,33 @@ class Follower:
                 each.dirty = True
                 self._spawn(self.catch_up(each))
             return
-        room = self.rooms.get(str(msg.get("g")))
+        present = msg.get("p")
+        if isinstance(present, list):  # the periodic presence of many games at once
+            for item in present:
+                if isinstance(item, list) and len(item) == 2:
+                    self._heard(str(msg.get("i")), str(item[0]), item[1], changed=False, hello=False)
+            return
+        self._heard(str(msg.get("i")), str(msg.get("g")), msg.get("c"), changed=bool(msg.get("s")), hello=bool(msg.get("h")))
+
+    def _heard(self, instance: str, game_id: str, seats: Any, *, changed: bool, hello: bool) -> None:
+        """One game's news from another instance: the seats it has connections for, and whether the
+        game changed (``hello``: its first connection to the game)."""
+        room = self.rooms.get(game_id)
         if room is None:
             return
-        if msg.get("s"):
+        if changed:
             room.dirty = True
-        seats = msg.get("c")
         if isinstance(seats, list) and len(seats) == room.seats:
-            before = [room.online(s) for s in range(room.seats)]
-            room.remote[str(msg.get("i"))] = ([int(bool(x)) for x in seats], time.monotonic())
-            if msg.get("h"):  # a new instance on this game: tell it who is here
-                self.cluster.publish(room.row.id, changed=False, connected=self._here(room))
-            if not msg.get("s") and before != [room.online(s) for s in range(room.seats)]:
+            before, followed = [room.online(s) for s in range(room.seats)], room.followed_by(instance)
+            room.remote[instance] = ([int(bool(x)) for x in seats], time.monotonic())
+            if any(room.connections) and (hello or (room.followed_by(instance) and not followed)):
+                # A new follower of this game: tell it who is here, and to read the game again
+                # (this instance may have changed it before hearing of it, and so told nobody;
+                # without a connection here it tells every change, and has nobody to name).
+                self.cluster.publish(room.row.id, changed=True, connected=self._here(room))
+            if before != [room.online(s) for s in range(room.seats)]:
                 self._tell_here(room)
-        if msg.get("s") and any(room.connections):  # a room nobody watches here catches up when next used
+        if changed and any(room.connections):  # a room nobody watches here catches up when next used
             self._spawn(self.catch_up(room))
 
     def _spawn(self, work: Any) -> None:
@@ -145,14 +178,11 @@ class Follower:
         task.add_done_callback(self._tasks.discard)
 
     async def announce(self) -> None:
-        """Every few seconds, tell the other instances which seats have connections here."""
-        from .cluster import PRESENCE_EVERY
-
+        """Every few seconds, tell the other instances which seats have connections here (many
+        games in one message)."""
         while True:
             await asyncio.sleep(PRESENCE_EVERY)
-            for room in list(self.rooms.values()):
-                if any(room.connections):
-                    self.cluster.publish(room.row.id, changed=False, connected=self._here(room))
+            self.cluster.present([(room.row.id, self._here(room)) for room in list(self.rooms.values()) if any(room.connections)])
 
     @staticmethod
     def _here(room: Room) -> list[bool]:

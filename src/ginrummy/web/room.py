@@ -109,6 +109,11 @@ class Room:
     def is_computer(self, seat: int) -> bool:
         return self.row.seats[seat].computer
 
+    def followed_by(self, instance: str) -> bool:
+        """Whether that other instance said lately that it has a connection to this game."""
+        seats, heard = self.remote.get(instance, ((), 0.0))
+        return any(seats) and time.monotonic() - heard < PRESENCE_TTL
+
     def online(self, seat: int) -> bool:
         """Whether a person has this seat open here or on another instance heard from lately."""
         if self.connections[seat]:
