@@ -86,7 +86,7 @@ def start(db: str, workers: int, log_dir: Path, name: str, budget: CpuBudget | N
     cmd = [sys.executable, "-m", "ginrummy", "serve", "--host", "127.0.0.1", "--port", str(port), "--db", db,
            "--computer-delay", "0", "--compute", "process", "--workers", str(workers)]
     with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT / "src") + os.pathsep + os.environ.get("GR_EXTRA_PATH", "")},
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(ROOT / "src")},
                                 preexec_fn=budget.join if budget else None)
     wait_port(port, proc)
     return Instance(port, proc, log)
