@@ -187,6 +187,9 @@ class PostgresDatabase(Database):
             reason = " ".join(str(e).split()) or type(e).__name__
             raise ConnectionError(f"cannot reach the database server: {reason}") from None
         self._local = threading.local()
+        #: Each thread's single-write connection (:meth:`write`), closed with the database.
+        self._autos: list[Any] = []
+        self._autos_lock = threading.Lock()
         self.pool = ConnectionPool(url, min_size=min_size, max_size=max_size, open=False, name="ginrummy")
         self.pool.open(wait=True, timeout=15)
 
@@ -207,17 +210,27 @@ class PostgresDatabase(Database):
 
     def write(self, sql: str, params: Any = ()) -> None:
         """One statement in autocommit: one round trip instead of three (BEGIN, it, COMMIT),
-        committed before it returns all the same. Inside a transaction under way, part of it."""
+        committed before it returns all the same. Inside a transaction under way, part of it.
+
+        Single writes go through a connection of the calling thread's own, kept in autocommit
+        (the web app's event loop writes a move at a time: no pool to check out of and back into);
+        one that fails is closed, and the next write opens another."""
         current = getattr(self._local, "conn", None)
         if current is not None:
             current.execute(sql, params)
             return
-        with self.pool.connection() as raw:
-            raw.autocommit = True
-            try:
-                raw.execute(_pg_sql(sql), tuple(params))
-            finally:
-                raw.autocommit = False
+        auto = getattr(self._local, "auto", None)
+        if auto is None or auto.closed:
+            auto = self._psycopg.connect(self.url, autocommit=True)
+            self._local.auto = auto
+            with self._autos_lock:
+                self._autos.append(auto)
+        try:
+            auto.execute(_pg_sql(sql), tuple(params))
+        except self._psycopg.Error as e:
+            if not self.is_duplicate(e):  # a refused key leaves the connection as good as it was
+                auto.close()
+            raise
 
     @contextmanager
     def begin_schema(self) -> Iterator[_PgConnection]:
@@ -246,6 +259,10 @@ class PostgresDatabase(Database):
         return isinstance(exc, self._psycopg.errors.UniqueViolation)
 
     def close(self) -> None:
+        with self._autos_lock:
+            for auto in self._autos:
+                auto.close()
+            self._autos.clear()
         self.pool.close()
 
 
