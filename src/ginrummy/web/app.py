@@ -35,7 +35,7 @@ from .computer import STRENGTHS, ComputerRunner, Mode
 from .errors import WebError, describe, private
 from .games import GameService, close_rooms
 from .identity import IdentityMiddleware, me, player_of
-from .room import Connection, Room
+from .room import Connection, Room, encode
 from .security import SecurityHeaders
 
 STATIC = Path(__file__).parent / "static"
@@ -399,7 +399,7 @@ async def seat_socket(service: GameService, websocket: WebSocket, game_id: str) 
             try:
                 msg = await _receive(websocket)
             except WebError as e:
-                conn.queue.put_nowait({"type": "error", **describe(e)[1]})
+                conn.send({"type": "error", **describe(e)[1]})
                 continue
             await _handle(service, room, conn, msg)
     except WebSocketDisconnect:
@@ -429,8 +429,7 @@ async def _receive(websocket: WebSocket) -> Any:
 async def _sender(websocket: WebSocket, conn: Connection) -> None:
     """Write queued messages in order; one writer per socket, so broadcasting never waits on a slow client."""
     while True:
-        msg = await conn.queue.get()
-        await websocket.send_json(msg)
+        await websocket.send_text(await conn.queue.get())
 
 
 async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) -> None:
@@ -452,23 +451,23 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
         elif kind == "pace":
             await service.set_pace(room, seat, msg.get("seconds"))
         elif kind == "hint":
-            conn.queue.put_nowait({"type": "hint", "ref": ref, "hints": await service.hint(room, seat)})
+            conn.send({"type": "hint", "ref": ref, "hints": await service.hint(room, seat)})
         elif kind == "state":
             await service.catch_up(room)
-            conn.last = service.state(room, seat)
-            conn.queue.put_nowait(conn.last)
+            conn.last = None  # asked for: sent even when unchanged
+            conn.send_state(encode(service.state(room, seat)))
         elif kind == "ping":
-            conn.queue.put_nowait({"type": "pong", "ref": ref})
+            conn.send({"type": "pong", "ref": ref})
         else:
             raise WebError(400, "malformed", f"unknown message type {shown(kind)}: send one of {', '.join(MESSAGE_TYPES)}")
     except Exception as e:  # noqa: BLE001 - mapped in one place, never kills the socket
         status, body = describe(e)
         if status >= 500:
             log.exception("error handling a %s message", shown(msg.get("type")) if isinstance(msg, dict) else "non-object")
-        conn.queue.put_nowait({"type": "error", "ref": ref, **body})
+        conn.send({"type": "error", "ref": ref, **body})
         if body.get("error") == "stale":
-            conn.last = service.state(room, conn.seat)
-            conn.queue.put_nowait(conn.last)
+            conn.last = None
+            conn.send_state(encode(service.state(room, conn.seat)))
 
 
 #: The messages a seat may send after its hello.

@@ -54,7 +54,7 @@ from .errors import WebError, forbidden, not_found
 from .games_cluster import Follower
 from .games_computer import ComputerTurns
 from .inputs import check_action_text, check_game_id, check_pace, check_seq, choose, clean_name
-from .room import Connection, Room, room_connected, shown_sits_out
+from .room import Connection, Room, encode, room_connected, shown_sits_out
 from .views import game_columns, knock, knocker_count, mine, plan
 
 log = logging.getLogger("ginrummy.web")
@@ -442,11 +442,9 @@ class GameService(ComputerTurns, Follower):
             conns = room.connections[seat]
             if not conns:
                 continue
-            msg = self.state(room, seat)
+            text = encode(self.state(room, seat))
             for c in conns:
-                if c.last != msg:
-                    c.last = msg
-                    c.queue.put_nowait(msg)
+                c.send_state(text)
 
     # ------------------------------------------------------------------ what a seat sees
 

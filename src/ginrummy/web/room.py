@@ -7,6 +7,7 @@ builders (:mod:`~ginrummy.web.seated`) can read a room without importing the ser
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,15 +20,34 @@ from .cluster import PRESENCE_TTL
 from .views import rules_text
 
 
+def encode(msg: dict[str, Any]) -> str:
+    """A message as the text a WebSocket carries (as Starlette's ``send_json`` writes it)."""
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
 @dataclass(eq=False)
 class Connection:
-    """One open WebSocket of a seat; messages go through a queue so broadcasting never awaits."""
+    """One open WebSocket of a seat; messages go through a queue so broadcasting never awaits.
+
+    Messages wait as text: encoded once however many connections a seat has, and what a
+    connection keeps (``last``) is one string, not a tree of dicts for the garbage collector to
+    walk (with hundreds of games in memory, such trees made its full collections last 100 ms)."""
 
     seat: int
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
-    #: The last state broadcast to it: the same state is not sent twice, so a seat sitting out
-    #: or at the other table learns nothing of the pace of play elsewhere.
-    last: dict[str, Any] | None = None
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    #: The last state sent to it: the same state is not sent twice, so a seat sitting out or at
+    #: the other table learns nothing of the pace of play elsewhere.
+    last: str | None = None
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """Queue a message (an error, a hint, a pong) for this connection."""
+        self.queue.put_nowait(encode(msg))
+
+    def send_state(self, text: str) -> None:
+        """Queue a state (text from :func:`encode`), unless it is the one this connection has."""
+        if text != self.last:
+            self.last = text
+            self.queue.put_nowait(text)
 
 
 @dataclass
