@@ -122,20 +122,21 @@ class GameService(ComputerTurns, Follower):
         given = [clean_name(nm, empty_ok=True) for nm in (names or [])] + [""] * n
         seat_names = [given[i] or default[i] for i in range(n)]
         match: Game = Match(rules, seed=seed, players=seat_names) if n == 2 else Game(rules, players=seat_names, seed=seed)
-        self.store.create_game(
-            game_id=game_id,
-            rules=rules.to_json(),
-            seed=seed,
-            first_dealer=match.first_dealer,
-            seats=[
-                SeatRow(s, hash_token(tokens[s]), seat_names[s], kinds[s], player if s == 0 else None)
-                for s in range(n)
-            ],
-        )
-        row = self.store.get_game(game_id)
-        assert row is not None
-        room = Room(row, match)
-        self._deal(room)
+        with self.store.connection():  # the game, its seats and its first deal: one transaction
+            self.store.create_game(
+                game_id=game_id,
+                rules=rules.to_json(),
+                seed=seed,
+                first_dealer=match.first_dealer,
+                seats=[
+                    SeatRow(s, hash_token(tokens[s]), seat_names[s], kinds[s], player if s == 0 else None)
+                    for s in range(n)
+                ],
+            )
+            row = self.store.get_game(game_id)
+            assert row is not None
+            room = Room(row, match)
+            self._deal(room)
         self.rooms[game_id] = room
         return game_id, tokens
 
