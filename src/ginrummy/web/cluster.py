@@ -37,9 +37,10 @@ LEAD_RETRY = 0.5
 #: Most notifications sent in one statement.
 NOTIFY_BATCH = 64
 
-#: Seconds between presence announcements, and after which an instance not heard from is gone.
-PRESENCE_EVERY = 10.0
-PRESENCE_TTL = 25.0
+#: Seconds between presence announcements (all of an instance's games in a few messages), and
+#: after which an instance not heard from is gone (its people shown offline to the others).
+PRESENCE_EVERY = 5.0
+PRESENCE_TTL = 12.0
 
 #: Most games in one presence announcement (a notification's payload stays under 8000 bytes).
 PRESENCE_BATCH = 150
