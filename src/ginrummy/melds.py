@@ -362,16 +362,14 @@ def deadwood(mask: int) -> int:
     return best
 
 
-#: The deadwood value of a card, by its bit (``1 << card``).
-_CARD_VALUE_OF_BIT: Final = {1 << c: _RANK_VALUES[c % 13] for c in range(52)}
-
-
 def discards_within(mask: int, limit: int) -> int:
     """The cards of ``mask`` whose discard leaves deadwood at most ``limit``, as a mask.
 
-    Why not ``deadwood`` card by card: without a set rank, taking a card out changes only
-    its suit's runs deadwood, so each card costs one table look-up (the knock check of
-    every discard turn that may knock asks this).
+    Why not ``deadwood`` card by card: once the sets are chosen, taking a card out changes
+    only its suit's runs deadwood, so each card costs one table look-up (the knock check of
+    every discard turn that may knock asks this). With set ranks, each union of sets is
+    searched so: the sets of the hand without a card are exactly the hand's sets that leave
+    it out, so a card's deadwood after its discard is the least over those unions.
 
     >>> from ginrummy.cards import CardSet
     >>> str(CardSet(discards_within(CardSet.parse('As 2s 3s 4h 5h 6h 7c 8c 9c Kd Qd').mask, 10)))
@@ -381,22 +379,31 @@ def discards_within(mask: int, limit: int) -> int:
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
+    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    if not t:
+        return _runs_within(s0, s1, s2, s3, limit)
     out = 0
-    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
-        # A set rank: the deadwood of each remainder, except where the hand's own deadwood
-        # already says it is over: taking out a card of value v lowers it by v at most.
-        floor = deadwood(mask) - limit
-        x = mask
-        while x:
-            low = x & -x
-            x ^= low
-            if _CARD_VALUE_OF_BIT.get(low, floor) >= floor and deadwood(mask ^ low) <= limit:
-                out |= low
-        return out
+    for used in _set_unions(mask, t):
+        r = mask & ~used
+        out |= _runs_within(r & SUIT_MASK, r >> 13 & SUIT_MASK, r >> 26 & SUIT_MASK, r >> 39, limit)
+    return out
+
+
+def _runs_within(s0: int, s1: int, s2: int, s3: int, limit: int) -> int:
+    """The cards of four suit masks whose discard leaves runs-only deadwood at most ``limit``."""
+    dg = _DEAD_GAIN
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
+    # Room left in each suit: a card qualifies when its suit's runs deadwood without it fits.
+    spare = limit - a0 - a1 - a2 - a3
     table = RUN_DEAD
-    spare = limit - table[s0] - table[s1] - table[s2] - table[s3]
-    for shift, s in ((0, s0), (13, s1), (26, s2), (39, s3)):
-        room = spare + table[s]
+    out = 0
+    for shift, s, a, g in ((0, s0, a0, g0), (13, s1, a1, g1), (26, s2, a2, g2), (39, s3, a3, g3)):
+        if g > spare:
+            continue  # not even the suit's best discard fits (an empty suit's gain is huge)
+        room = spare + a
         x = s
         while x:
             low = x & -x
