@@ -772,8 +772,10 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
-    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    if mask & exclude:
+    p = s0 & s1
+    q = s2 & s3
+    t = p & (s2 | s3) | q & (s0 | s1)
+    if exclude and mask & exclude:
         # Usually some best discard of the whole hand is allowed: then the best value is
         # the same and the answer is those discards without the excluded cards. Only when
         # every best discard is excluded does the search run again card by card.
@@ -784,18 +786,17 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         return _best_discards_over(mask, exclude, _set_unions(mask, t))
     if t:
         if _SEVERAL[t]:
-            if _TWO[t] and not s0 & s1 & s2 & s3 & t:
+            if _TWO[t] and not p & q & t:
                 return _best_discards_two(s0, s1, s2, s3, t)
             return _best_discards_over(mask, exclude, _set_unions(mask, t))
-        if s0 & s1 & s2 & s3 & t:
+        if p & q & t:
             # (No card of the mask is excluded here.)
             return _best_discards_four(s0, s1, s2, s3, t)
-    table = RUN_DEAD
-    gain = DISCARD_GAIN
-    g0 = gain[s0]
-    g1 = gain[s1]
-    g2 = gain[s2]
-    g3 = gain[s3]
+    dg = _DEAD_GAIN
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
     g = g0
     if g1 < g:
         g = g1
@@ -803,18 +804,16 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         g = g2
     if g3 < g:
         g = g3
-    value = table[s0] + table[s1] + table[s2] + table[s3] + g
+    value = a0 + a1 + a2 + a3 + g
     if t:
-        # One set rank with three cards: also try the set taken whole.
-        keep = ~t
-        p0 = s0 & keep
-        p1 = s1 & keep
-        p2 = s2 & keep
-        p3 = s3 & keep
-        h0 = gain[p0]
-        h1 = gain[p1]
-        h2 = gain[p2]
-        h3 = gain[p3]
+        # One set rank with three cards: also try the set taken whole (each suit's values
+        # without the rank's card from a table; the suit masks without it made only for the
+        # suits that hold a best discard).
+        w = _DG_WITHOUT[t]
+        c0, h0 = w[s0]
+        c1, h1 = w[s1]
+        c2, h2 = w[s2]
+        c3, h3 = w[s3]
         h = h0
         if h1 < h:
             h = h1
@@ -822,35 +821,30 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
             h = h2
         if h3 < h:
             h = h3
-        other = table[p0] + table[p1] + table[p2] + table[p3] + h
+        other = c0 + c1 + c2 + c3 + h
         if other == value:
             # Both choices tie: the answer is every card either one reaches.
             return _best_discards_over(mask, 0, [0, mask & t * RANK_MASK])
         if other < value:
-            value, g, g0, g1, g2, g3, s0, s1, s2, s3 = other, h, h0, h1, h2, h3, p0, p1, p2, p3
-    # Usually one suit holds every best discard: hand back its ready-made tuple.
-    if g0 == g:
-        if g1 != g and g2 != g and g3 != g:
-            return value, list(_D0[s0])
-    elif g1 == g:
-        if g2 != g and g3 != g:
-            return value, list(_D1[s1])
-    elif g2 == g:
-        if g3 != g:
-            return value, list(_D2[s2])
-    else:
-        return value, list(_D3[s3])
-    tied = DISCARD_CARDS
-    found = 0
-    if g0 == g:
-        found = tied[s0]
+            k = SUIT_MASK ^ t
+            out = list(_D0[s0 & k]) if h0 == h else []
+            if h1 == h:
+                out += _D1[s1 & k]
+            if h2 == h:
+                out += _D2[s2 & k]
+            if h3 == h:
+                out += _D3[s3 & k]
+            return other, out
+    # The ready-made card tuples of the suits that reach the best gain, in suit order (so
+    # lowest card first): no mask of cards to build and take apart.
+    out = list(_D0[s0]) if g0 == g else []
     if g1 == g:
-        found |= tied[s1] << 13
+        out += _D1[s1]
     if g2 == g:
-        found |= tied[s2] << 26
+        out += _D2[s2]
     if g3 == g:
-        found |= tied[s3] << 39
-    return value, cards_of(found)
+        out += _D3[s3]
+    return value, out
 
 
 def _best_discards_two(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:
