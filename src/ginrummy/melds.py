@@ -546,8 +546,8 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
         table = RUN_DEAD
         return table[s0] + table[s1] + table[s2] + table[s3] + g
     if _SEVERAL[t]:
-        if _TWO[t] and not p & q & t:
-            return _after_discard_two(s0, s1, s2, s3, t)
+        if _TWO[t]:
+            return _after_discard_two(s0, s1, s2, s3, t, p & q & t)
         return _after_discard_several(mask, t)
     dg = _DEAD_GAIN
     # The suits without the set rank's cards (c_j, h_j), read from a table: no new ints.
@@ -625,34 +625,86 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
 _TWO: Final = tuple(m.bit_count() == 2 for m in range(1 << 13))
 
 
-def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int) -> int:
-    """``min_deadwood_after_discard`` for two set ranks of three cards each (bits ``t``, the
-    commonest several-sets hand): no set, either set, or both. A set takes the rank's card
-    from every suit that has it, so each suit is read from the table without that rank's
-    bit (no 52-bit masks made per choice)."""
+def _rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) -> list[tuple[int, int, int, int, bool]]:
+    """The ways to use a rank of four (its bit ``b``) in a search over two set ranks: per way,
+    ``u`` for each suit whose card of the rank goes into the set (else 0), and whether the
+    way takes the rank whole with ``prune``. All four, no set, and three leaving the card of
+    one suit; with ``prune`` (the search after a discard: after the whole rank the best gain
+    is at most 0, one of the four may go) the last two only where such a card has a
+    neighbour in its suit, for the reasons given in ``min_deadwood_after_discard``."""
+    ways = [(u, u, u, u, prune)]
+    nb = _NEIGHBOURS[b] if prune else SUIT_MASK
+    if s0 & nb:
+        ways.append((0, u, u, u, False))
+    if s1 & nb:
+        ways.append((u, 0, u, u, False))
+    if s2 & nb:
+        ways.append((u, u, 0, u, False))
+    if s3 & nb:
+        ways.append((u, u, u, 0, False))
+    if len(ways) > 1:
+        ways.append((0, 0, 0, 0, False))
+    return ways
+
+
+#: The ways to use a rank of three in a search over two set ranks (as ``_rank_ways``): no
+#: set, or the set (a suit without the rank's card reads the same either way).
+_THREE_WAYS: Final = (((0, 0, 0, 0, False), (1, 1, 1, 1, False)), ((0, 0, 0, 0, False), (2, 2, 2, 2, False)))
+
+
+def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> int:
+    """``min_deadwood_after_discard`` for two set ranks (bits ``t``; ``fours``: those of four
+    cards), the commonest several-sets hand. Each suit's values are read four ways from the
+    tables (with both ranks' cards, without the lower rank's, without the higher's, without
+    both: index 1 for the lower rank taken out plus 2 for the higher), and each way to use
+    the ranks picks one per suit: no 52-bit masks per choice."""
     b = t & -t
+    c = t ^ b
     dg = _DEAD_GAIN
-    best = NO_DISCARD
+    wb = _DG_WITHOUT[b]
+    wc = _DG_WITHOUT[c]
     k = SUIT_MASK ^ t
-    for w, x0, x1, x2, x3 in (
-        (dg, s0, s1, s2, s3),
-        (_DG_WITHOUT[b], s0, s1, s2, s3),
-        (_DG_WITHOUT[t ^ b], s0, s1, s2, s3),
-        (dg, s0 & k, s1 & k, s2 & k, s3 & k),
-    ):
-        a0, g0 = w[x0]
-        a1, g1 = w[x1]
-        a2, g2 = w[x2]
-        a3, g3 = w[x3]
-        if g1 < g0:
-            g0 = g1
-        if g3 < g2:
-            g2 = g3
-        if g2 < g0:
-            g0 = g2
-        v = a0 + a1 + a2 + a3 + g0
-        if v < best:
-            best = v
+    v0 = (dg[s0], wb[s0], wc[s0], dg[s0 & k])
+    v1 = (dg[s1], wb[s1], wc[s1], dg[s1 & k])
+    v2 = (dg[s2], wb[s2], wc[s2], dg[s2 & k])
+    v3 = (dg[s3], wb[s3], wc[s3], dg[s3 & k])
+    best = NO_DISCARD
+    if not fours:
+        # Two ranks of three: no set, either, or both; every suit reads the same way.
+        for i in (0, 1, 2, 3):
+            a0, g0 = v0[i]
+            a1, g1 = v1[i]
+            a2, g2 = v2[i]
+            a3, g3 = v3[i]
+            if g1 < g0:
+                g0 = g1
+            if g3 < g2:
+                g2 = g3
+            if g2 < g0:
+                g0 = g2
+            v = a0 + a1 + a2 + a3 + g0
+            if v < best:
+                best = v
+        return best
+    first = _rank_ways(s0, s1, s2, s3, b, 1, True) if fours & b else _THREE_WAYS[0]
+    second = _rank_ways(s0, s1, s2, s3, c, 2, True) if fours & c else _THREE_WAYS[1]
+    for x0, x1, x2, x3, fx in first:
+        for y0, y1, y2, y3, fy in second:
+            a0, g0 = v0[x0 + y0]
+            a1, g1 = v1[x1 + y1]
+            a2, g2 = v2[x2 + y2]
+            a3, g3 = v3[x3 + y3]
+            if g1 < g0:
+                g0 = g1
+            if g3 < g2:
+                g2 = g3
+            if g2 < g0:
+                g0 = g2
+            if g0 > 0 and (fx or fy):
+                g0 = 0
+            v = a0 + a1 + a2 + a3 + g0
+            if v < best:
+                best = v
     return best
 
 
@@ -786,8 +838,8 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         return _best_discards_over(mask, exclude, _set_unions(mask, t))
     if t:
         if _SEVERAL[t]:
-            if _TWO[t] and not p & q & t:
-                return _best_discards_two(s0, s1, s2, s3, t)
+            if _TWO[t]:
+                return _best_discards_two(s0, s1, s2, s3, t, p & q & t)
             return _best_discards_over(mask, exclude, _set_unions(mask, t))
         if p & q & t:
             # (No card of the mask is excluded here.)
@@ -847,46 +899,99 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     return value, out
 
 
-def _best_discards_two(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:
-    """``best_discards`` (nothing excluded) for two set ranks of three cards each (bits ``t``):
-    no set, either set, or both, each suit without the sets' rank bits; the least deadwood
-    and every discard that reaches it under any of the four."""
+def _best_discards_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> tuple[int, list[Card]]:
+    """``best_discards`` (nothing excluded) for two set ranks (bits ``t``; ``fours``: those of
+    four cards): every way to use them (as ``_set_unions``); the least deadwood and every
+    discard that reaches it under any way."""
+    b = t & -t
+    c = t ^ b
+    k = SUIT_MASK ^ t
     dg = _DEAD_GAIN
     cards = DISCARD_CARDS
     best = NO_DISCARD
-    found = 0
-    b = t & -t
-    for k in (SUIT_MASK, SUIT_MASK ^ b, SUIT_MASK ^ t ^ b, SUIT_MASK ^ t):
-        p0 = s0 & k
-        p1 = s1 & k
-        p2 = s2 & k
-        p3 = s3 & k
-        a0, x0 = dg[p0]
-        a1, x1 = dg[p1]
-        a2, x2 = dg[p2]
-        a3, x3 = dg[p3]
-        g = x0
-        if x1 < g:
-            g = x1
-        if x2 < g:
-            g = x2
-        if x3 < g:
-            g = x3
-        v = a0 + a1 + a2 + a3 + g
-        if v > best or g >= NO_DISCARD:
-            continue
-        got = cards[p0] if x0 == g else 0
-        if x1 == g:
-            got |= cards[p1] << 13
-        if x2 == g:
-            got |= cards[p2] << 26
-        if x3 == g:
-            got |= cards[p3] << 39
-        if v < best:
-            best, found = v, got
-        else:
-            found |= got
-    return best, cards_of(found)
+    if not fours:
+        # Two ranks of three: no set, either set, or both, each suit without the sets' bits.
+        found = 0
+        for m in (SUIT_MASK, SUIT_MASK ^ b, SUIT_MASK ^ c, k):
+            p0 = s0 & m
+            p1 = s1 & m
+            p2 = s2 & m
+            p3 = s3 & m
+            a0, x0 = dg[p0]
+            a1, x1 = dg[p1]
+            a2, x2 = dg[p2]
+            a3, x3 = dg[p3]
+            g = x0
+            if x1 < g:
+                g = x1
+            if x2 < g:
+                g = x2
+            if x3 < g:
+                g = x3
+            v = a0 + a1 + a2 + a3 + g
+            if v > best or g >= NO_DISCARD:
+                continue
+            got = cards[p0] if x0 == g else 0
+            if x1 == g:
+                got |= cards[p1] << 13
+            if x2 == g:
+                got |= cards[p2] << 26
+            if x3 == g:
+                got |= cards[p3] << 39
+            if v < best:
+                best, found = v, got
+            else:
+                found |= got
+        return best, cards_of(found)
+    # A rank of four among them: up to 36 ways, so each suit's values are read four ways from
+    # the tables first (as in ``_after_discard_two``) and each way picks one per suit; a
+    # suit's cards are found only for the ways that tie the best.
+    wb = _DG_WITHOUT[b]
+    wc = _DG_WITHOUT[c]
+    v0 = (dg[s0], wb[s0], wc[s0], dg[s0 & k])
+    v1 = (dg[s1], wb[s1], wc[s1], dg[s1 & k])
+    v2 = (dg[s2], wb[s2], wc[s2], dg[s2 & k])
+    v3 = (dg[s3], wb[s3], wc[s3], dg[s3 & k])
+    first = _rank_ways(s0, s1, s2, s3, b, 1, False) if fours & b else _THREE_WAYS[0]
+    second = _rank_ways(s0, s1, s2, s3, c, 2, False) if fours & c else _THREE_WAYS[1]
+    wins: list[tuple[int, int, int, int, int, int, int, int, int]] = []
+    for x0, x1, x2, x3, _ in first:
+        for y0, y1, y2, y3, _ in second:
+            i0 = x0 + y0
+            i1 = x1 + y1
+            i2 = x2 + y2
+            i3 = x3 + y3
+            a0, g0 = v0[i0]
+            a1, g1 = v1[i1]
+            a2, g2 = v2[i2]
+            a3, g3 = v3[i3]
+            g = g0
+            if g1 < g:
+                g = g1
+            if g2 < g:
+                g = g2
+            if g3 < g:
+                g = g3
+            v = a0 + a1 + a2 + a3 + g
+            if v > best or g >= NO_DISCARD:
+                continue
+            if v < best:
+                best = v
+                wins = []
+            wins.append((g, g0, g1, g2, g3, i0, i1, i2, i3))
+    # The suit mask of each reading: with both ranks' cards, without b's, without c's, without both.
+    keep = (SUIT_MASK, SUIT_MASK ^ b, SUIT_MASK ^ c, k)
+    f0 = f1 = f2 = f3 = 0
+    for g, g0, g1, g2, g3, i0, i1, i2, i3 in wins:
+        if g0 == g:
+            f0 |= cards[s0 & keep[i0]]
+        if g1 == g:
+            f1 |= cards[s1 & keep[i1]]
+        if g2 == g:
+            f2 |= cards[s2 & keep[i2]]
+        if g3 == g:
+            f3 |= cards[s3 & keep[i3]]
+    return best, cards_of(f0 | f1 << 13 | f2 << 26 | f3 << 39)
 
 
 def _best_discards_four(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:
