@@ -820,6 +820,19 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     >>> d, [card_str(c) for c in cards]
     (10, ['Qd', 'Kc'])
     """
+    if exclude and mask & exclude:
+        # Usually some best discard of the whole hand is allowed: then the best value is
+        # the same and the answer is those discards without the excluded cards. Only when
+        # every best discard is excluded does the search run again card by card.
+        value, cards = best_discards(mask)
+        if len(cards) == 1:
+            if not exclude >> cards[0] & 1:
+                return value, cards
+        else:
+            kept = [c for c in cards if not exclude >> c & 1]
+            if kept:
+                return value, kept
+        return _best_discards_over(mask, exclude, _set_unions(mask, _triple_ranks(mask)))
     s0 = mask & SUIT_MASK
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
@@ -827,15 +840,6 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     p = s0 & s1
     q = s2 & s3
     t = p & (s2 | s3) | q & (s0 | s1)
-    if exclude and mask & exclude:
-        # Usually some best discard of the whole hand is allowed: then the best value is
-        # the same and the answer is those discards without the excluded cards. Only when
-        # every best discard is excluded does the search run again card by card.
-        value, cards = best_discards(mask)
-        kept = [c for c in cards if not exclude >> c & 1]
-        if kept:
-            return value, kept
-        return _best_discards_over(mask, exclude, _set_unions(mask, t))
     if t:
         if _SEVERAL[t]:
             if _TWO[t]:
