@@ -348,8 +348,9 @@ def deadwood(mask: int) -> int:
     whole = c0 + c1 + c2 + c3
     if whole < best:
         best = whole
-    if p & q & t:
-        # Four of the rank: a set of three may leave the card of any one suit to its runs.
+    if p & q:
+        # Four of the rank (a rank in all four suits is a set rank: ``p & q`` lies in ``t``):
+        # a set of three may leave the card of any one suit to its runs.
         d = a0 - c0
         if a1 - c1 < d:
             d = a1 - c1
@@ -396,20 +397,32 @@ def _runs_within(s0: int, s1: int, s2: int, s3: int, limit: int) -> int:
     a1, g1 = dg[s1]
     a2, g2 = dg[s2]
     a3, g3 = dg[s3]
-    # Room left in each suit: a card qualifies when its suit's runs deadwood without it fits.
+    # A card qualifies when its suit's runs deadwood without it fits in the room the other
+    # suits leave; a suit whose best discard does not fit is skipped (an empty suit's gain
+    # is huge), usually all but one.
     spare = limit - a0 - a1 - a2 - a3
+    out = 0
+    if g0 <= spare:
+        out = _suit_within(s0, spare + a0)
+    if g1 <= spare:
+        out |= _suit_within(s1, spare + a1) << 13
+    if g2 <= spare:
+        out |= _suit_within(s2, spare + a2) << 26
+    if g3 <= spare:
+        out |= _suit_within(s3, spare + a3) << 39
+    return out
+
+
+def _suit_within(s: int, room: int) -> int:
+    """The cards of the 13-bit suit mask ``s`` whose removal leaves its runs deadwood at most ``room``."""
     table = RUN_DEAD
     out = 0
-    for shift, s, a, g in ((0, s0, a0, g0), (13, s1, a1, g1), (26, s2, a2, g2), (39, s3, a3, g3)):
-        if g > spare:
-            continue  # not even the suit's best discard fits (an empty suit's gain is huge)
-        room = spare + a
-        x = s
-        while x:
-            low = x & -x
-            x ^= low
-            if table[s ^ low] <= room:
-                out |= low << shift
+    x = s
+    while x:
+        low = x & -x
+        x ^= low
+        if table[s ^ low] <= room:
+            out |= low
     return out
 
 
@@ -547,7 +560,7 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
         return table[s0] + table[s1] + table[s2] + table[s3] + g
     if _SEVERAL[t]:
         if _TWO[t]:
-            return _after_discard_two(s0, s1, s2, s3, t, p & q & t)
+            return _after_discard_two(s0, s1, s2, s3, t, p & q)
         return _after_discard_several(mask, t)
     dg = _DEAD_GAIN
     # The suits without the set rank's cards (c_j, h_j), read from a table: no new ints.
@@ -556,7 +569,7 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
     c1, h1 = w[s1]
     c2, h2 = w[s2]
     c3, h3 = w[s3]
-    if p & q & t:
+    if p & q:
         # A rank of four, taken whole: the four cards leave their suits.
         m01 = h0 if h0 < h1 else h1
         m23 = h2 if h2 < h3 else h3
@@ -843,9 +856,9 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     if t:
         if _SEVERAL[t]:
             if _TWO[t]:
-                return _best_discards_two(s0, s1, s2, s3, t, p & q & t)
+                return _best_discards_two(s0, s1, s2, s3, t, p & q)
             return _best_discards_over(mask, exclude, _set_unions(mask, t))
-        if p & q & t:
+        if p & q:
             # (No card of the mask is excluded here.)
             return _best_discards_four(s0, s1, s2, s3, t)
     dg = _DEAD_GAIN
