@@ -348,8 +348,9 @@ def deadwood(mask: int) -> int:
     whole = c0 + c1 + c2 + c3
     if whole < best:
         best = whole
-    if p & q & t:
-        # Four of the rank: a set of three may leave the card of any one suit to its runs.
+    if p & q:
+        # Four of the rank (a rank in all four suits is a set rank: ``p & q`` lies in ``t``):
+        # a set of three may leave the card of any one suit to its runs.
         d = a0 - c0
         if a1 - c1 < d:
             d = a1 - c1
@@ -362,16 +363,14 @@ def deadwood(mask: int) -> int:
     return best
 
 
-#: The deadwood value of a card, by its bit (``1 << card``).
-_CARD_VALUE_OF_BIT: Final = {1 << c: _RANK_VALUES[c % 13] for c in range(52)}
-
-
 def discards_within(mask: int, limit: int) -> int:
     """The cards of ``mask`` whose discard leaves deadwood at most ``limit``, as a mask.
 
-    Why not ``deadwood`` card by card: without a set rank, taking a card out changes only
-    its suit's runs deadwood, so each card costs one table look-up (the knock check of
-    every discard turn that may knock asks this).
+    Why not ``deadwood`` card by card: once the sets are chosen, taking a card out changes
+    only its suit's runs deadwood, so each card costs one table look-up (the knock check of
+    every discard turn that may knock asks this). With set ranks, each union of sets is
+    searched so: the sets of the hand without a card are exactly the hand's sets that leave
+    it out, so a card's deadwood after its discard is the least over those unions.
 
     >>> from ginrummy.cards import CardSet
     >>> str(CardSet(discards_within(CardSet.parse('As 2s 3s 4h 5h 6h 7c 8c 9c Kd Qd').mask, 10)))
@@ -381,28 +380,75 @@ def discards_within(mask: int, limit: int) -> int:
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
     s3 = mask >> 39
+    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
+    if not t:
+        return _runs_within(s0, s1, s2, s3, limit)
     out = 0
-    if (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3):
-        # A set rank: the deadwood of each remainder, except where the hand's own deadwood
-        # already says it is over: taking out a card of value v lowers it by v at most.
-        floor = deadwood(mask) - limit
-        x = mask
-        while x:
-            low = x & -x
-            x ^= low
-            if _CARD_VALUE_OF_BIT.get(low, floor) >= floor and deadwood(mask ^ low) <= limit:
-                out |= low
+    if t.bit_count() > 4:
+        # (A mask of 30 cards or so: every union lazily.)
+        for used in _set_unions(mask, t):
+            r = mask & ~used
+            out |= _runs_within(r & SUIT_MASK, r >> 13 & SUIT_MASK, r >> 26 & SUIT_MASK, r >> 39, limit)
         return out
+    for q0, q1, q2, q3 in _union_suits(s0, s1, s2, s3, t):
+        out |= _runs_within(q0, q1, q2, q3, limit)
+    return out
+
+
+def _union_suits(s0: int, s1: int, s2: int, s3: int, t: int) -> list[tuple[int, int, int, int]]:
+    """The four suit masks left by each union of sets of ``_set_unions`` (not in its order):
+    per set rank (bit of ``t``) none, the whole rank, or of four any three, each taken out of
+    the suits by 13-bit operations (no 52-bit union and split per union)."""
+    out = [(s0, s1, s2, s3)]
+    while t:
+        b = t & -t
+        t ^= b
+        r0 = s0 & b
+        r1 = s1 & b
+        r2 = s2 & b
+        r3 = s3 & b
+        if r0 and r1 and r2 and r3:
+            opts: tuple[tuple[int, int, int, int], ...] = (
+                (r0, r1, r2, r3), (0, r1, r2, r3), (r0, 0, r2, r3), (r0, r1, 0, r3), (r0, r1, r2, 0))
+        else:
+            opts = ((r0, r1, r2, r3),)
+        out += [(q0 ^ x0, q1 ^ x1, q2 ^ x2, q3 ^ x3) for q0, q1, q2, q3 in out for x0, x1, x2, x3 in opts]
+    return out
+
+
+def _runs_within(s0: int, s1: int, s2: int, s3: int, limit: int) -> int:
+    """The cards of four suit masks whose discard leaves runs-only deadwood at most ``limit``."""
+    dg = _DEAD_GAIN
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
+    # A card qualifies when its suit's runs deadwood without it fits in the room the other
+    # suits leave; a suit whose best discard does not fit is skipped (an empty suit's gain
+    # is huge), usually all but one.
+    spare = limit - a0 - a1 - a2 - a3
+    out = 0
+    if g0 <= spare:
+        out = _suit_within(s0, spare + a0)
+    if g1 <= spare:
+        out |= _suit_within(s1, spare + a1) << 13
+    if g2 <= spare:
+        out |= _suit_within(s2, spare + a2) << 26
+    if g3 <= spare:
+        out |= _suit_within(s3, spare + a3) << 39
+    return out
+
+
+def _suit_within(s: int, room: int) -> int:
+    """The cards of the 13-bit suit mask ``s`` whose removal leaves its runs deadwood at most ``room``."""
     table = RUN_DEAD
-    spare = limit - table[s0] - table[s1] - table[s2] - table[s3]
-    for shift, s in ((0, s0), (13, s1), (26, s2), (39, s3)):
-        room = spare + table[s]
-        x = s
-        while x:
-            low = x & -x
-            x ^= low
-            if table[s ^ low] <= room:
-                out |= low << shift
+    out = 0
+    x = s
+    while x:
+        low = x & -x
+        x ^= low
+        if table[s ^ low] <= room:
+            out |= low
     return out
 
 
@@ -539,8 +585,8 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
         table = RUN_DEAD
         return table[s0] + table[s1] + table[s2] + table[s3] + g
     if _SEVERAL[t]:
-        if _TWO[t] and not p & q & t:
-            return _after_discard_two(s0, s1, s2, s3, t)
+        if _TWO[t]:
+            return _after_discard_two(s0, s1, s2, s3, t, p & q)
         return _after_discard_several(mask, t)
     dg = _DEAD_GAIN
     # The suits without the set rank's cards (c_j, h_j), read from a table: no new ints.
@@ -549,7 +595,7 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
     c1, h1 = w[s1]
     c2, h2 = w[s2]
     c3, h3 = w[s3]
-    if p & q & t:
+    if p & q:
         # A rank of four, taken whole: the four cards leave their suits.
         m01 = h0 if h0 < h1 else h1
         m23 = h2 if h2 < h3 else h3
@@ -618,34 +664,86 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
 _TWO: Final = tuple(m.bit_count() == 2 for m in range(1 << 13))
 
 
-def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int) -> int:
-    """``min_deadwood_after_discard`` for two set ranks of three cards each (bits ``t``, the
-    commonest several-sets hand): no set, either set, or both. A set takes the rank's card
-    from every suit that has it, so each suit is read from the table without that rank's
-    bit (no 52-bit masks made per choice)."""
+def _rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) -> list[tuple[int, int, int, int, bool]]:
+    """The ways to use a rank of four (its bit ``b``) in a search over two set ranks: per way,
+    ``u`` for each suit whose card of the rank goes into the set (else 0), and whether the
+    way takes the rank whole with ``prune``. All four, no set, and three leaving the card of
+    one suit; with ``prune`` (the search after a discard: after the whole rank the best gain
+    is at most 0, one of the four may go) the last two only where such a card has a
+    neighbour in its suit, for the reasons given in ``min_deadwood_after_discard``."""
+    ways = [(u, u, u, u, prune)]
+    nb = _NEIGHBOURS[b] if prune else SUIT_MASK
+    if s0 & nb:
+        ways.append((0, u, u, u, False))
+    if s1 & nb:
+        ways.append((u, 0, u, u, False))
+    if s2 & nb:
+        ways.append((u, u, 0, u, False))
+    if s3 & nb:
+        ways.append((u, u, u, 0, False))
+    if len(ways) > 1:
+        ways.append((0, 0, 0, 0, False))
+    return ways
+
+
+#: The ways to use a rank of three in a search over two set ranks (as ``_rank_ways``): no
+#: set, or the set (a suit without the rank's card reads the same either way).
+_THREE_WAYS: Final = (((0, 0, 0, 0, False), (1, 1, 1, 1, False)), ((0, 0, 0, 0, False), (2, 2, 2, 2, False)))
+
+
+def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> int:
+    """``min_deadwood_after_discard`` for two set ranks (bits ``t``; ``fours``: those of four
+    cards), the commonest several-sets hand. Each suit's values are read four ways from the
+    tables (with both ranks' cards, without the lower rank's, without the higher's, without
+    both: index 1 for the lower rank taken out plus 2 for the higher), and each way to use
+    the ranks picks one per suit: no 52-bit masks per choice."""
     b = t & -t
+    c = t ^ b
     dg = _DEAD_GAIN
-    best = NO_DISCARD
+    wb = _DG_WITHOUT[b]
+    wc = _DG_WITHOUT[c]
     k = SUIT_MASK ^ t
-    for w, x0, x1, x2, x3 in (
-        (dg, s0, s1, s2, s3),
-        (_DG_WITHOUT[b], s0, s1, s2, s3),
-        (_DG_WITHOUT[t ^ b], s0, s1, s2, s3),
-        (dg, s0 & k, s1 & k, s2 & k, s3 & k),
-    ):
-        a0, g0 = w[x0]
-        a1, g1 = w[x1]
-        a2, g2 = w[x2]
-        a3, g3 = w[x3]
-        if g1 < g0:
-            g0 = g1
-        if g3 < g2:
-            g2 = g3
-        if g2 < g0:
-            g0 = g2
-        v = a0 + a1 + a2 + a3 + g0
-        if v < best:
-            best = v
+    v0 = (dg[s0], wb[s0], wc[s0], dg[s0 & k])
+    v1 = (dg[s1], wb[s1], wc[s1], dg[s1 & k])
+    v2 = (dg[s2], wb[s2], wc[s2], dg[s2 & k])
+    v3 = (dg[s3], wb[s3], wc[s3], dg[s3 & k])
+    best = NO_DISCARD
+    if not fours:
+        # Two ranks of three: no set, either, or both; every suit reads the same way.
+        for i in (0, 1, 2, 3):
+            a0, g0 = v0[i]
+            a1, g1 = v1[i]
+            a2, g2 = v2[i]
+            a3, g3 = v3[i]
+            if g1 < g0:
+                g0 = g1
+            if g3 < g2:
+                g2 = g3
+            if g2 < g0:
+                g0 = g2
+            v = a0 + a1 + a2 + a3 + g0
+            if v < best:
+                best = v
+        return best
+    first = _rank_ways(s0, s1, s2, s3, b, 1, True) if fours & b else _THREE_WAYS[0]
+    second = _rank_ways(s0, s1, s2, s3, c, 2, True) if fours & c else _THREE_WAYS[1]
+    for x0, x1, x2, x3, fx in first:
+        for y0, y1, y2, y3, fy in second:
+            a0, g0 = v0[x0 + y0]
+            a1, g1 = v1[x1 + y1]
+            a2, g2 = v2[x2 + y2]
+            a3, g3 = v3[x3 + y3]
+            if g1 < g0:
+                g0 = g1
+            if g3 < g2:
+                g2 = g3
+            if g2 < g0:
+                g0 = g2
+            if g0 > 0 and (fx or fy):
+                g0 = 0
+            v = a0 + a1 + a2 + a3 + g0
+            if v < best:
+                best = v
     return best
 
 
@@ -761,34 +859,39 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     >>> d, [card_str(c) for c in cards]
     (10, ['Qd', 'Kc'])
     """
-    s0 = mask & SUIT_MASK
-    s1 = mask >> 13 & SUIT_MASK
-    s2 = mask >> 26 & SUIT_MASK
-    s3 = mask >> 39
-    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    if mask & exclude:
+    if exclude and mask & exclude:
         # Usually some best discard of the whole hand is allowed: then the best value is
         # the same and the answer is those discards without the excluded cards. Only when
         # every best discard is excluded does the search run again card by card.
         value, cards = best_discards(mask)
-        kept = [c for c in cards if not exclude >> c & 1]
-        if kept:
-            return value, kept
-        return _best_discards_over(mask, exclude, _set_unions(mask, t))
+        if len(cards) == 1:
+            if not exclude >> cards[0] & 1:
+                return value, cards
+        else:
+            kept = [c for c in cards if not exclude >> c & 1]
+            if kept:
+                return value, kept
+        return _best_discards_over(mask, exclude, _set_unions(mask, _triple_ranks(mask)))
+    s0 = mask & SUIT_MASK
+    s1 = mask >> 13 & SUIT_MASK
+    s2 = mask >> 26 & SUIT_MASK
+    s3 = mask >> 39
+    p = s0 & s1
+    q = s2 & s3
+    t = p & (s2 | s3) | q & (s0 | s1)
     if t:
         if _SEVERAL[t]:
-            if _TWO[t] and not s0 & s1 & s2 & s3 & t:
-                return _best_discards_two(s0, s1, s2, s3, t)
+            if _TWO[t]:
+                return _best_discards_two(s0, s1, s2, s3, t, p & q)
             return _best_discards_over(mask, exclude, _set_unions(mask, t))
-        if s0 & s1 & s2 & s3 & t:
+        if p & q:
             # (No card of the mask is excluded here.)
             return _best_discards_four(s0, s1, s2, s3, t)
-    table = RUN_DEAD
-    gain = DISCARD_GAIN
-    g0 = gain[s0]
-    g1 = gain[s1]
-    g2 = gain[s2]
-    g3 = gain[s3]
+    dg = _DEAD_GAIN
+    a0, g0 = dg[s0]
+    a1, g1 = dg[s1]
+    a2, g2 = dg[s2]
+    a3, g3 = dg[s3]
     g = g0
     if g1 < g:
         g = g1
@@ -796,18 +899,16 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         g = g2
     if g3 < g:
         g = g3
-    value = table[s0] + table[s1] + table[s2] + table[s3] + g
+    value = a0 + a1 + a2 + a3 + g
     if t:
-        # One set rank with three cards: also try the set taken whole.
-        keep = ~t
-        p0 = s0 & keep
-        p1 = s1 & keep
-        p2 = s2 & keep
-        p3 = s3 & keep
-        h0 = gain[p0]
-        h1 = gain[p1]
-        h2 = gain[p2]
-        h3 = gain[p3]
+        # One set rank with three cards: also try the set taken whole (each suit's values
+        # without the rank's card from a table; the suit masks without it made only for the
+        # suits that hold a best discard).
+        w = _DG_WITHOUT[t]
+        c0, h0 = w[s0]
+        c1, h1 = w[s1]
+        c2, h2 = w[s2]
+        c3, h3 = w[s3]
         h = h0
         if h1 < h:
             h = h1
@@ -815,77 +916,125 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
             h = h2
         if h3 < h:
             h = h3
-        other = table[p0] + table[p1] + table[p2] + table[p3] + h
+        other = c0 + c1 + c2 + c3 + h
         if other == value:
             # Both choices tie: the answer is every card either one reaches.
             return _best_discards_over(mask, 0, [0, mask & t * RANK_MASK])
         if other < value:
-            value, g, g0, g1, g2, g3, s0, s1, s2, s3 = other, h, h0, h1, h2, h3, p0, p1, p2, p3
-    # Usually one suit holds every best discard: hand back its ready-made tuple.
-    if g0 == g:
-        if g1 != g and g2 != g and g3 != g:
-            return value, list(_D0[s0])
-    elif g1 == g:
-        if g2 != g and g3 != g:
-            return value, list(_D1[s1])
-    elif g2 == g:
-        if g3 != g:
-            return value, list(_D2[s2])
-    else:
-        return value, list(_D3[s3])
-    tied = DISCARD_CARDS
-    found = 0
-    if g0 == g:
-        found = tied[s0]
+            k = SUIT_MASK ^ t
+            out = list(_D0[s0 & k]) if h0 == h else []
+            if h1 == h:
+                out += _D1[s1 & k]
+            if h2 == h:
+                out += _D2[s2 & k]
+            if h3 == h:
+                out += _D3[s3 & k]
+            return other, out
+    # The ready-made card tuples of the suits that reach the best gain, in suit order (so
+    # lowest card first): no mask of cards to build and take apart.
+    out = list(_D0[s0]) if g0 == g else []
     if g1 == g:
-        found |= tied[s1] << 13
+        out += _D1[s1]
     if g2 == g:
-        found |= tied[s2] << 26
+        out += _D2[s2]
     if g3 == g:
-        found |= tied[s3] << 39
-    return value, cards_of(found)
+        out += _D3[s3]
+    return value, out
 
 
-def _best_discards_two(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:
-    """``best_discards`` (nothing excluded) for two set ranks of three cards each (bits ``t``):
-    no set, either set, or both, each suit without the sets' rank bits; the least deadwood
-    and every discard that reaches it under any of the four."""
+def _best_discards_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> tuple[int, list[Card]]:
+    """``best_discards`` (nothing excluded) for two set ranks (bits ``t``; ``fours``: those of
+    four cards): every way to use them (as ``_set_unions``); the least deadwood and every
+    discard that reaches it under any way."""
+    b = t & -t
+    c = t ^ b
+    k = SUIT_MASK ^ t
     dg = _DEAD_GAIN
     cards = DISCARD_CARDS
     best = NO_DISCARD
-    found = 0
-    b = t & -t
-    for k in (SUIT_MASK, SUIT_MASK ^ b, SUIT_MASK ^ t ^ b, SUIT_MASK ^ t):
-        p0 = s0 & k
-        p1 = s1 & k
-        p2 = s2 & k
-        p3 = s3 & k
-        a0, x0 = dg[p0]
-        a1, x1 = dg[p1]
-        a2, x2 = dg[p2]
-        a3, x3 = dg[p3]
-        g = x0
-        if x1 < g:
-            g = x1
-        if x2 < g:
-            g = x2
-        if x3 < g:
-            g = x3
-        v = a0 + a1 + a2 + a3 + g
-        if v > best or g >= NO_DISCARD:
-            continue
-        got = cards[p0] if x0 == g else 0
-        if x1 == g:
-            got |= cards[p1] << 13
-        if x2 == g:
-            got |= cards[p2] << 26
-        if x3 == g:
-            got |= cards[p3] << 39
-        if v < best:
-            best, found = v, got
-        else:
-            found |= got
-    return best, cards_of(found)
+    if not fours:
+        # Two ranks of three: no set, either set, or both, each suit without the sets' bits.
+        found = 0
+        for m in (SUIT_MASK, SUIT_MASK ^ b, SUIT_MASK ^ c, k):
+            p0 = s0 & m
+            p1 = s1 & m
+            p2 = s2 & m
+            p3 = s3 & m
+            a0, x0 = dg[p0]
+            a1, x1 = dg[p1]
+            a2, x2 = dg[p2]
+            a3, x3 = dg[p3]
+            g = x0
+            if x1 < g:
+                g = x1
+            if x2 < g:
+                g = x2
+            if x3 < g:
+                g = x3
+            v = a0 + a1 + a2 + a3 + g
+            if v > best or g >= NO_DISCARD:
+                continue
+            got = cards[p0] if x0 == g else 0
+            if x1 == g:
+                got |= cards[p1] << 13
+            if x2 == g:
+                got |= cards[p2] << 26
+            if x3 == g:
+                got |= cards[p3] << 39
+            if v < best:
+                best, found = v, got
+            else:
+                found |= got
+        return best, cards_of(found)
+    # A rank of four among them: up to 36 ways, so each suit's values are read four ways from
+    # the tables first (as in ``_after_discard_two``) and each way picks one per suit; a
+    # suit's cards are found only for the ways that tie the best.
+    wb = _DG_WITHOUT[b]
+    wc = _DG_WITHOUT[c]
+    v0 = (dg[s0], wb[s0], wc[s0], dg[s0 & k])
+    v1 = (dg[s1], wb[s1], wc[s1], dg[s1 & k])
+    v2 = (dg[s2], wb[s2], wc[s2], dg[s2 & k])
+    v3 = (dg[s3], wb[s3], wc[s3], dg[s3 & k])
+    first = _rank_ways(s0, s1, s2, s3, b, 1, False) if fours & b else _THREE_WAYS[0]
+    second = _rank_ways(s0, s1, s2, s3, c, 2, False) if fours & c else _THREE_WAYS[1]
+    wins: list[tuple[int, int, int, int, int, int, int, int, int]] = []
+    for x0, x1, x2, x3, _ in first:
+        for y0, y1, y2, y3, _ in second:
+            i0 = x0 + y0
+            i1 = x1 + y1
+            i2 = x2 + y2
+            i3 = x3 + y3
+            a0, g0 = v0[i0]
+            a1, g1 = v1[i1]
+            a2, g2 = v2[i2]
+            a3, g3 = v3[i3]
+            g = g0
+            if g1 < g:
+                g = g1
+            if g2 < g:
+                g = g2
+            if g3 < g:
+                g = g3
+            v = a0 + a1 + a2 + a3 + g
+            if v > best or g >= NO_DISCARD:
+                continue
+            if v < best:
+                best = v
+                wins = []
+            wins.append((g, g0, g1, g2, g3, i0, i1, i2, i3))
+    # The suit mask of each reading: with both ranks' cards, without b's, without c's, without both.
+    keep = (SUIT_MASK, SUIT_MASK ^ b, SUIT_MASK ^ c, k)
+    f0 = f1 = f2 = f3 = 0
+    for g, g0, g1, g2, g3, i0, i1, i2, i3 in wins:
+        if g0 == g:
+            f0 |= cards[s0 & keep[i0]]
+        if g1 == g:
+            f1 |= cards[s1 & keep[i1]]
+        if g2 == g:
+            f2 |= cards[s2 & keep[i2]]
+        if g3 == g:
+            f3 |= cards[s3 & keep[i3]]
+    return best, cards_of(f0 | f1 << 13 | f2 << 26 | f3 << 39)
 
 
 def _best_discards_four(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:

@@ -111,14 +111,6 @@ def pairs_with(hand: int, card: int) -> bool:
     return bool(hand & ~(1 << card) & (RANK_MASK << (card % 13)))
 
 
-def _draw(view: SeatView, take: bool) -> Action:
-    """PILE if ``take`` and allowed; else the refusal of this phase (PASS on the offer, STOCK)."""
-    legal = view.legal
-    if take and _can_take(legal):
-        return PILE
-    return PASS if view.phase is _P_OFFER else STOCK
-
-
 def _options(view: SeatView) -> tuple[list[int], dict[int, Action], bool]:
     """The cards this seat may discard now, the knock action of each card it may knock with,
     and whether big gin is allowed. One pass over ``view.legal`` by kind: comparing actions
@@ -180,8 +172,12 @@ class _RulePlayer(Player):
         if p is _P_DISCARD:
             return self.discard(view)
         if p is _P_DRAW or p is _P_OFFER:
-            top = view.pile[-1] if view.pile else None
-            return _draw(view, top is not None and self.wants(view, top))
+            # Take the top discard if allowed and wanted (asked only when it may be taken: the
+            # rules' ``wants`` have no side effects), else this phase's refusal.
+            pile = view.pile
+            if pile and _can_take(view.legal) and self.wants(view, pile[-1]):
+                return PILE
+            return PASS if p is _P_OFFER else STOCK
         if p is _P_LAST_CHANCE:
             # PILE is legal only when the card lets this seat knock or go gin.
             return PILE if _can_take(view.legal) and self.takes_last_chance(view) else PASS
@@ -194,7 +190,8 @@ class _RulePlayer(Player):
         return knocker_layout(view)
 
     def wants(self, view: SeatView, card: int) -> bool:
-        """Whether to take ``card``, the top of the discard pile."""
+        """Whether to take ``card``, the top of the discard pile. Asked only when it may be
+        taken, so it must not change the player's state nor draw from its generator."""
         raise NotImplementedError
 
     def discard(self, view: SeatView) -> Action:
