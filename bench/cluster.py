@@ -132,6 +132,8 @@ def ramp(label: str, base: str, steps: list[int], args: argparse.Namespace, part
     the database, each with its children) per person's action, and how busy the whole machine
     was: on a shared machine a step can fail for want of a core, which the CPU figures show."""
     best = 0
+    if args.warmup:  # not counted: the first games pay for imports, tables and the database's caches
+        asyncio.run(load.run(base, min(steps[0], 100), args.opponent, args.interval, args.warmup, args.seed + 1))
     for n in steps:
         t0, busy0, own0 = time.monotonic(), _machine_busy(), time.process_time()
         cpu0 = {k: _tree_cpu(pids) for k, pids in parts.items()}
@@ -171,6 +173,7 @@ def main() -> None:
     ap.add_argument("--duration", type=float, default=30.0, help=f"seconds a step (max {MAX_STEP_SECONDS})")
     ap.add_argument("--workers", type=int, default=1, help="computer worker processes per instance (default 1)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--warmup", type=float, default=10.0, help="seconds of play first, not counted (default 10)")
     ap.add_argument("--instance-cpu", type=float, default=None, metavar="CORES",
                     help="give each instance (with its workers) this many cores at most, as a machine of its own "
                          "would (a cgroup CPU quota; root): the app tier is then what runs out, as when each "
@@ -179,6 +182,8 @@ def main() -> None:
     steps = [int(s) for s in args.steps.split(",")]
     if not 1 <= len(steps) <= MAX_STEPS or not all(1 <= s <= load.MAX_GAMES for s in steps):
         raise SystemExit(f"bounded: 1..{MAX_STEPS} steps of 1..{load.MAX_GAMES} games")
+    if not 0 <= args.warmup <= MAX_STEP_SECONDS:
+        raise SystemExit(f"bounded: 0..{MAX_STEP_SECONDS} seconds of warm-up")
     if not 1 <= args.duration <= MAX_STEP_SECONDS:
         raise SystemExit(f"bounded: 1..{MAX_STEP_SECONDS} seconds a step")
     tmp = Path(tempfile.mkdtemp(prefix="ginrummy-cluster-bench-"))
