@@ -51,6 +51,10 @@ _P_LAYOUT = Phase.LAYOUT
 _MELD_IS_SET: Final[dict[int, bool]] = {m: i < 65 for i, m in enumerate(ALL_MELDS)}
 
 
+#: ``layoff_targets(m)`` of every table meld ``m`` (nothing laid off on it yet), filled below.
+_TARGETS: Final[dict[int, int]] = {}
+
+
 def layoff_targets(meld: int, laid: int = 0) -> int:
     """Cards that could be laid off on a meld now (given cards already laid off on it).
 
@@ -60,6 +64,11 @@ def layoff_targets(meld: int, laid: int = 0) -> int:
     >>> str(CardSet(layoff_targets(CardSet.parse('4h 5h 6h').mask)))
     '3h 7h'
     """
+    if not laid:
+        # A table meld as laid out (each layoff step asks of every meld): from the table.
+        got = _TARGETS.get(meld)
+        if got is not None:
+            return got
     full = meld | laid
     kind = _MELD_IS_SET.get(meld)
     if kind is not None and full > 0:
@@ -236,8 +245,7 @@ def _suit_layouts(suit: int, s: int) -> tuple[tuple[int, ...], ...]:
     return got
 
 
-#: ``layoff_targets(m)`` of every table meld ``m`` (nothing laid off on it yet).
-_TARGETS: Final[dict[int, int]] = {m: layoff_targets(m) for m in ALL_MELDS}
+_TARGETS.update({m: layoff_targets(m) for m in ALL_MELDS})
 
 
 #: The one way to lay off nothing on a meld (read only).
