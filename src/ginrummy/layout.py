@@ -51,6 +51,10 @@ _P_LAYOUT = Phase.LAYOUT
 _MELD_IS_SET: Final[dict[int, bool]] = {m: i < 65 for i, m in enumerate(ALL_MELDS)}
 
 
+#: ``layoff_targets(m)`` of every table meld ``m`` (nothing laid off on it yet), filled below.
+_TARGETS: Final[dict[int, int]] = {}
+
+
 def layoff_targets(meld: int, laid: int = 0) -> int:
     """Cards that could be laid off on a meld now (given cards already laid off on it).
 
@@ -60,6 +64,11 @@ def layoff_targets(meld: int, laid: int = 0) -> int:
     >>> str(CardSet(layoff_targets(CardSet.parse('4h 5h 6h').mask)))
     '3h 7h'
     """
+    if not laid:
+        # A table meld as laid out (each layoff step asks of every meld): from the table.
+        got = _TARGETS.get(meld)
+        if got is not None:
+            return got
     full = meld | laid
     kind = _MELD_IS_SET.get(meld)
     if kind is not None and full > 0:
@@ -124,26 +133,28 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
     low = dead[s0] + dead[s1] + dead[s2] + dead[s3]
     ways: list[tuple[int, tuple[int, ...], int, int, int, int]] = [(low, (), s0, s1, s2, s3)]
     if t:
-        choices: list[tuple[int, ...]] = [()]
+        # The sets' cards are taken out of the four suit masks by 13-bit operations: per
+        # rank its set's mask and its bit in each suit (0 for a suit's card left out).
         while t:
             b = t & -t
             t ^= b
+            r0 = s0 & b
+            r1 = s1 & b
+            r2 = s2 & b
+            r3 = s3 & b
             full = mask & RANK_MASK * b
-            opts = [full] if full.bit_count() == 3 else [full, full ^ b, full ^ b << 13, full ^ b << 26, full ^ b << 39]
-            choices = [c + (o,) for c in choices for o in [0, *opts]]
-        for sets in choices[1:]:
-            used = 0
-            for x in sets:
-                used |= x
-            r = mask & ~used
-            q0 = r & SUIT_MASK
-            q1 = r >> 13 & SUIT_MASK
-            q2 = r >> 26 & SUIT_MASK
-            q3 = r >> 39 & SUIT_MASK
+            opts = [(full, r0, r1, r2, r3)]
+            if r0 and r1 and r2 and r3:
+                opts += [(full ^ b, 0, r1, r2, r3), (full ^ b << 13, r0, 0, r2, r3),
+                         (full ^ b << 26, r0, r1, 0, r3), (full ^ b << 39, r0, r1, r2, 0)]
+            ways += [(0, (*sets, x), q0 ^ x0, q1 ^ x1, q2 ^ x2, q3 ^ x3)
+                     for _, sets, q0, q1, q2, q3 in ways for x, x0, x1, x2, x3 in opts]
+        for i in range(1, len(ways)):
+            _, sets, q0, q1, q2, q3 = ways[i]
             d = dead[q0] + dead[q1] + dead[q2] + dead[q3]
             if d < low:
                 low = d
-            ways.append((d, sets, q0, q1, q2, q3))
+            ways[i] = (d, sets, q0, q1, q2, q3)
     if low > limit:
         return None
     if hidden is None:
@@ -176,16 +187,23 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
             found.append(melds)
     if len(found) == 1:
         return low, found[0]
-    best: tuple[int, int, list[int]] | None = None
+    # The least (exposure, number of melds, meld ids); the ids are listed only on a tie.
+    best: tuple[int, int] | None = None
     best_melds: list[int] = []
+    best_ids: list[int] | None = None
     for melds in found:
         exposure = 0
         for m in melds:
             exposure += (_TARGETS[m] & hidden).bit_count()
-        key = (exposure, len(melds), [MELD_INDEX[m] for m in melds])
+        key = (exposure, len(melds))
         if best is None or key < best:
-            best = key
-            best_melds = melds
+            best, best_melds, best_ids = key, melds, None
+        elif key == best:
+            if best_ids is None:
+                best_ids = [MELD_INDEX[m] for m in best_melds]
+            ids = [MELD_INDEX[m] for m in melds]
+            if ids < best_ids:
+                best_melds, best_ids = melds, ids
     return low, best_melds
 
 
@@ -227,8 +245,7 @@ def _suit_layouts(suit: int, s: int) -> tuple[tuple[int, ...], ...]:
     return got
 
 
-#: ``layoff_targets(m)`` of every table meld ``m`` (nothing laid off on it yet).
-_TARGETS: Final[dict[int, int]] = {m: layoff_targets(m) for m in ALL_MELDS}
+_TARGETS.update({m: layoff_targets(m) for m in ALL_MELDS})
 
 
 #: The one way to lay off nothing on a meld (read only).

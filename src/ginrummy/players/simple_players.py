@@ -142,14 +142,26 @@ def _allowed(view: SeatView) -> tuple[int, dict[int, Action], bool]:
     says so), and then every card of the hand unless one may not be thrown: no list is built.
     """
     legal = view.legal
+    hand = view.hand
+    n = hand.bit_count()
     if legal[-1].kind is _K_DISCARD:
-        hand = view.hand
-        if len(legal) == hand.bit_count():
+        if len(legal) == n:
             return hand, {}, False
         allowed = 0
         for a in legal:
             allowed |= 1 << a.card
         return allowed, {}, False
+    if len(legal) > n and legal[n - 1].kind is _K_DISCARD:
+        # A knock turn on which every card may be thrown: the hand's n discards come first,
+        # then the knocks and big gin (integer order), so only those are read.
+        knocks: dict[int, Action] = {}
+        big_gin = False
+        for a in legal[n:]:
+            if a.kind is _K_KNOCK:
+                knocks[a.card] = a
+            elif a.kind is _K_BIG_GIN:
+                big_gin = True
+        return hand, knocks, big_gin
     discards, knocks, big_gin = _options(view)
     allowed = 0
     for c in discards or knocks:
