@@ -224,7 +224,7 @@ class PostgresDatabase(Database):
             auto = self._psycopg.connect(self.url, autocommit=True)
             self._local.auto = auto
             with self._autos_lock:
-                self._autos.append(auto)
+                self._autos = [a for a in self._autos if not a.closed] + [auto]
         try:
             auto.execute(_pg_sql(sql), tuple(params))
         except self._psycopg.Error as e:

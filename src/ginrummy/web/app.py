@@ -454,8 +454,7 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
             conn.send({"type": "hint", "ref": ref, "hints": await service.hint(room, seat)})
         elif kind == "state":
             await service.catch_up(room)
-            conn.last = None  # asked for: sent even when unchanged
-            conn.send_state(encode(service.state(room, seat)))
+            conn.send_state(encode(service.state(room, seat)), asked=True)
         elif kind == "ping":
             conn.send({"type": "pong", "ref": ref})
         else:
@@ -466,8 +465,7 @@ async def _handle(service: GameService, room: Room, conn: Connection, msg: Any) 
             log.exception("error handling a %s message", shown(msg.get("type")) if isinstance(msg, dict) else "non-object")
         conn.send({"type": "error", "ref": ref, **body})
         if body.get("error") == "stale":
-            conn.last = None
-            conn.send_state(encode(service.state(room, conn.seat)))
+            conn.send_state(encode(service.state(room, conn.seat)), asked=True)
 
 
 #: The messages a seat may send after its hello.

@@ -415,8 +415,7 @@ class GameService(ComputerTurns, Follower):
         """A seat's new connection: told the game as it is now, and announced to the other instances."""
         conn = Connection(seat)
         room.connections[seat].add(conn)
-        if self.cluster.shared:
-            self.cluster.publish(room.row.id, changed=False, connected=self._here(room), hello=True)
+        self.cluster.publish(room.row.id, changed=False, connected=self._here(room), hello=True)
         self._tell_here(room)
         self.kick_computer(room)
         return conn

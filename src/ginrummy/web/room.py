@@ -29,9 +29,8 @@ def encode(msg: dict[str, Any]) -> str:
 class Connection:
     """One open WebSocket of a seat; messages go through a queue so broadcasting never awaits.
 
-    Messages wait as text: encoded once however many connections a seat has, and what a
-    connection keeps (``last``) is one string, not a tree of dicts for the garbage collector to
-    walk (with hundreds of games in memory, such trees made its full collections last 100 ms)."""
+    Messages wait as text: a state is encoded once however many connections a seat has, and what
+    a connection keeps (``last``) is one string."""
 
     seat: int
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
@@ -43,9 +42,10 @@ class Connection:
         """Queue a message (an error, a hint, a pong) for this connection."""
         self.queue.put_nowait(encode(msg))
 
-    def send_state(self, text: str) -> None:
-        """Queue a state (text from :func:`encode`), unless it is the one this connection has."""
-        if text != self.last:
+    def send_state(self, text: str, *, asked: bool = False) -> None:
+        """Queue a state (text from :func:`encode`), unless it is the one this connection has and
+        it was not ``asked`` for."""
+        if asked or text != self.last:
             self.last = text
             self.queue.put_nowait(text)
 
