@@ -116,6 +116,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await store.open_pipeline()
         cluster.start(asyncio.get_running_loop(), lambda msg: service.on_message(msg))
         announcing = asyncio.create_task(service.announce()) if cluster.shared else None
         yield
@@ -124,6 +125,7 @@ def create_app(
         await close_rooms(service)
         runner.close()
         cluster.close()
+        await store.close_pipeline()
         store.close()
 
     # No /docs or /redoc: their pages load script from a CDN, which the policy forbids; /openapi.json stays.

@@ -170,8 +170,9 @@ class GameService(ComputerTurns, Follower):
         """The live game as stored now, rebuilt from the store if it is not in memory."""
         room = self.rooms.get(game_id)
         if room is not None:
-            if self.cluster.shared and not any(room.connections):
-                # Nobody tells this instance of a game it has no connection to: read it again.
+            if room.storing or (self.cluster.shared and not any(room.connections)):
+                # A move on its way to the database is shown once stored; nobody tells this
+                # instance of a game it has no connection to: read it again.
                 async with room.lock:
                     self._follow(room)
             return room
@@ -259,7 +260,7 @@ class GameService(ComputerTurns, Follower):
             if hand.current != hand_seat:
                 raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[opponent]} to play")
             action = Action.parse(text)
-            self._play_raced(room, seat, lambda s: [room.table.act(s, action)])
+            await self._play_raced(room, seat, lambda s: [room.table.act(s, action)])
         self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
@@ -282,7 +283,7 @@ class GameService(ComputerTurns, Follower):
                 raise WebError(409, "not_your_turn", "it is not your turn to lay out your melds")
             if hand.phase not in LAYOUT_PHASES:
                 raise WebError(409, "not_layout", "the best layout is offered only after a knock, to lay out the melds")
-            self._play_raced(room, seat, lambda s: room.table.lay_out(s))
+            await self._play_raced(room, seat, lambda s: room.table.lay_out(s))
         self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
@@ -316,7 +317,7 @@ class GameService(ComputerTurns, Follower):
                 f"{now}): the table now shows where the game is",
             )
 
-    def _play_raced(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+    async def _play_raced(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
         """A person's :meth:`_play_all`, tried again when another instance stored a move at the
         other table of the deal under the same number first (the log numbers every table's moves
         in one row): the room has caught up, and this seat's table has not moved, so the move still
@@ -324,19 +325,20 @@ class GameService(ComputerTurns, Follower):
         seen = room.seq_of(seat)
         for attempt in range(3):
             try:
-                self._play_all(room, seat, play)
+                await self._play_all(room, seat, play)
                 return
             except WebError as e:
                 if e.code != "stale" or attempt == 2 or room.seq_of(seat) != seen:
                     raise
 
-    def _play(self, room: Room, seat: int, action: Action) -> None:
+    async def _play(self, room: Room, seat: int, action: Action) -> None:
         """Verify, apply, store: the log is written before anyone is told."""
-        self._play_all(room, seat, lambda s: [room.table.act(s, action)])
+        await self._play_all(room, seat, lambda s: [room.table.act(s, action)])
 
-    def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+    async def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
         """Run ``play(seat)`` on the room's table (under the room's lock), then store its writes
-        together before anyone is told; if they fail the room follows the log again."""
+        together before anyone is told (the room is shown to nobody while they are on their way:
+        :attr:`Room.storing`); if they fail the room follows the log again."""
         at = room.match.where(seat)
         assert at is not None
         table, hand_seat = at
@@ -362,7 +364,12 @@ class GameService(ComputerTurns, Follower):
                     room.lasts[table] = {"seat": seat, "action": room.table.last_seen_by(opponent)}
                 if hand.is_over:
                     self._hand_over(room, hand, hand_no)
-            self.store.flush(writes)
+            room.table.before = None
+            room.storing = True
+            try:
+                await self.store.flush_soon(writes)
+            finally:
+                room.storing = False
             if hand.is_over and room.match.is_over:
                 self._reload_row(room)  # the game's row as stored, finished
         except BaseException as e:
@@ -437,7 +444,10 @@ class GameService(ComputerTurns, Follower):
 
     def _tell_here(self, room: Room) -> None:
         """Queue each seat's own state to each of this instance's connections of it, unless that
-        connection was last sent the same state (a move at another table changes nothing it sees)."""
+        connection was last sent the same state (a move at another table changes nothing it sees).
+        Not while a move is on its way to the database: whoever stores it tells everyone next."""
+        if room.storing:
+            return
         for seat in range(room.seats):
             conns = room.connections[seat]
             if not conns:
