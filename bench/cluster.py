@@ -178,6 +178,8 @@ def main() -> None:
                     help="give each instance (with its workers) this many cores at most, as a machine of its own "
                          "would (a cgroup CPU quota; root): the app tier is then what runs out, as when each "
                          "instance has a machine, instead of the cores the load generator and database share")
+    ap.add_argument("--only", choices=("sqlite", "postgresql"), default=None,
+                    help="measure one configuration only (comparing two versions of the code; no ratio)")
     args = ap.parse_args()
     steps = [int(s) for s in args.steps.split(",")]
     if not 1 <= len(steps) <= MAX_STEPS or not all(1 <= s <= load.MAX_GAMES for s in steps):
@@ -196,13 +198,16 @@ def main() -> None:
     budgets = [CpuBudget(f"ginrummy-bench-{os.getpid()}-{i}", cores) for i in range(2)] if cores else [None, None]
     if cores:
         print(f"each instance within {cores:g} cores (cgroup quota)", flush=True)
+    best_one = best_two = 0
     try:
-        one = start(str(tmp / "one.sqlite3"), args.workers, tmp, "sqlite", budgets[0])
-        try:
-            best_one = ramp("1 instance, SQLite", one.base, steps, args, {"instance": [one.proc.pid]})
-        finally:
-            one.stop()
-
+        if args.only != "postgresql":
+            one = start(str(tmp / "one.sqlite3"), args.workers, tmp, "sqlite", budgets[0])
+            try:
+                best_one = ramp("1 instance, SQLite", one.base, steps, args, {"instance": [one.proc.pid]})
+            finally:
+                one.stop()
+        if args.only == "sqlite":
+            return
         pg = pg_server.start()
         instances: list[Instance] = []
         proxy = None
@@ -223,6 +228,8 @@ def main() -> None:
         for b in budgets:
             if b is not None:
                 b.remove()
+    if args.only:
+        return
     ratio = best_two / best_one if best_one else float("nan")
     within = f" (each instance within {cores:g} cores)" if cores else ""
     print(f"most games holding the bounds{within}: 1 instance on SQLite {best_one}, 2 instances on PostgreSQL "

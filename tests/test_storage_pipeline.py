@@ -131,3 +131,23 @@ def test_the_writer_reconnects_after_losing_its_connection(pg_db: str) -> None:
         assert _stored(store, other) == [(0, "pass")]
     finally:
         store.close()
+
+
+def test_a_step_of_different_writes_is_stored_with_the_moves_of_other_games(store_target: str) -> None:
+    store = Store(store_target)
+    try:
+        gid, other = _games(store, 2)
+
+        async def work() -> None:
+            with store.collect() as writes:  # a move that ends the hand, and the hand's end
+                store.append_action(gid, 0, 0, 1, "pass")
+                store.end_hand(gid, 0, {"kind": "wall"}, [10, 20])
+            await asyncio.gather(store.flush_soon(writes), store.flush_soon(_step(store, other, 0)))
+
+        asyncio.run(_with_pipeline(store, work))
+        assert _stored(store, gid) == [(0, "pass")] and _stored(store, other) == [(0, "pass")]
+        with store.connection() as c:
+            row = c.execute("SELECT deadwood FROM hands WHERE game_id = ? AND hand_no = 0", (gid,)).fetchone()
+        assert row is not None and "20" in str(row[0])
+    finally:
+        store.close()
