@@ -59,8 +59,11 @@ class PipelinedWriter:
         self._psycopg = psycopg
         self.url = url
         self._conn: Any = None
-        #: Steps waiting, each with what its sender awaits; None asks the thread to stop.
-        self._queue: queue.SimpleQueue[tuple[Step, asyncio.Future[None]] | None] = queue.SimpleQueue()
+        #: Steps for the thread, each with what its sender awaits, handed over a list at a time
+        #: (one wake-up of the thread per turn of the loop); None asks the thread to stop.
+        self._queue: queue.SimpleQueue[list[tuple[Step, asyncio.Future[None]]] | None] = queue.SimpleQueue()
+        #: Steps sent during this turn of the event loop, handed over at its end.
+        self._pending: list[tuple[Step, asyncio.Future[None]]] = []
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         #: Batches sent (each one round trip, if none is refused) and the steps in them.
@@ -82,13 +85,20 @@ class PipelinedWriter:
         if self._thread is None or not self._thread.is_alive() or self._loop is None:
             raise RuntimeError("the database writer is not running")
         done: asyncio.Future[None] = self._loop.create_future()
-        self._queue.put((step, done))
+        self._pending.append((step, done))
+        if len(self._pending) == 1:
+            self._loop.call_soon(self._hand_over)
         try:
             await asyncio.shield(done)
         except asyncio.CancelledError:
             # Sent already: the caller learns how it ended (it may undo what it applied), not before.
             await asyncio.wait([done])
             raise
+
+    def _hand_over(self) -> None:
+        pending, self._pending = self._pending, []
+        if pending:
+            self._queue.put(pending)
 
     def _run(self) -> None:
         """The thread: a batch of what is waiting, sent, its senders told on the loop."""
@@ -97,16 +107,16 @@ class PipelinedWriter:
             first = self._queue.get()
             if first is None:
                 return
-            batch = [first]
+            batch = first
             while len(batch) < BATCH:
                 try:
-                    item = self._queue.get_nowait()
+                    more = self._queue.get_nowait()
                 except queue.Empty:
                     break
-                if item is None:
+                if more is None:
                     stop = True
                     break
-                batch.append(item)
+                batch.extend(more)
             self.batches += 1
             self.steps += len(batch)
             results: list[BaseException | None]
@@ -153,6 +163,8 @@ class PipelinedWriter:
     async def close(self) -> None:
         """Stop once the steps already waiting are sent."""
         if self._thread is not None:
+            if self._pending:
+                self._hand_over()
             self._queue.put(None)
             await asyncio.to_thread(self._thread.join, 10)
             self._thread = None
