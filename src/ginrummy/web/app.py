@@ -236,8 +236,8 @@ def _api(service: GameService, store: Store) -> APIRouter:
             count = ("two", "three", "four")[players - 2]
             raise WebError(400, "malformed", f"names must be a list of at most {count} names, one per seat")
         clean = [inputs.clean_name(n, f"name {i + 1}", empty_ok=True) if n is not None else "" for i, n in enumerate(names or [])]
-        game_id, tokens = service.create(rules=rules, names=clean, player=me(request), others=others)
-        room = await service.room(game_id)
+        game_id, tokens = await service.off_loop(service.create, rules=rules, names=clean, player=me(request), others=others)
+        room = service.rooms[game_id]  # just made and stored here: nothing to read again
         service.kick_computer(room)
         out: dict[str, Any] = {
             "id": game_id, "seat": 0, "players": players, "token": tokens[0], "url": f"/table/{game_id}#t={tokens[0]}"

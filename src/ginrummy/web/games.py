@@ -36,7 +36,7 @@ import logging
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from ..actions import Action
 from ..errors import shown
@@ -58,6 +58,9 @@ from .room import Connection, Room, encode, room_connected, shown_sits_out
 from .views import game_columns, knock, knocker_count, mine, plan
 
 log = logging.getLogger("ginrummy.web")
+
+T = TypeVar("T")
+
 
 class GameService(ComputerTurns, Follower):
     """Creates, loads, plays and describes games. One per app (its part that follows other
@@ -84,6 +87,14 @@ class GameService(ComputerTurns, Follower):
         self.deck_for = deck_for
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+
+    async def off_loop(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Database work of many round trips (creating a game, loading one) away from the event
+        loop on PostgreSQL, so other games are served while it waits; inline on SQLite, where a
+        read or write is a local call."""
+        if self.store.dialect != "postgresql":
+            return work(*args, **kwargs)
+        return await asyncio.to_thread(work, *args, **kwargs)
 
     # ------------------------------------------------------------------ creating
 
@@ -182,7 +193,7 @@ class GameService(ComputerTurns, Follower):
             async with lock:
                 room = self.rooms.get(game_id)
                 if room is None:
-                    room = self.load(game_id)
+                    room = await self.off_loop(self.load, game_id)
                     self.rooms[game_id] = room
         finally:
             if not lock.locked():
