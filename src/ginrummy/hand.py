@@ -350,12 +350,14 @@ class Hand:
 
     # ------------------------------------------------------------------ acting
 
-    def apply(self, action: Action | str | int, seat: int | None = None) -> Step:
+    def apply(self, action: Action | str | int, seat: int | None = None, *, _checked: bool = True) -> Step:
         """Check and play one action (typed, text or integer); return the history entry.
 
         An illegal action raises :class:`IllegalActionError` and changes nothing; bad text or
         an unknown number raises :class:`NotationError`. ``seat``, when given, must be the
         seat to act (servers pass it; the engine itself always knows whose turn it is).
+        ``_checked=False`` is for the engine's own trusted steps (``apply_unchecked``, the
+        default layout played on a copy): the rule checks are skipped.
 
         >>> from ginrummy.rules import Rules
         >>> h = new_hand(Rules(), dealer=1, deck=list(range(52)))
@@ -374,13 +376,24 @@ class Hand:
             action = _canonical_or_refuse(action)
         else:
             raise NotationError(f"not an action: {action!r}")
-        if seat is not None:
-            self._check(action, seat)
-        else:
-            why = _REFUSE[self.phase](self, action)
-            if why is not None:
-                raise IllegalActionError(why[0], rule=why[1])
-        return self._do(action)
+        if _checked:
+            if seat is not None:
+                self._check(action, seat)
+            else:
+                why = _REFUSE[self.phase](self, action)
+                if why is not None:
+                    raise IllegalActionError(why[0], rule=why[1])
+        # The step itself (here, not in a helper: one Python call fewer a step): the phase's
+        # handler changes the state, then the history and both seats' information states
+        # record it.
+        seat = self.current
+        pile = self.pile
+        top = pile[-1] if pile else -1
+        drawn = _ACT[self.phase](self, action, seat)
+        step = STEPS[seat][action.code] if drawn < 0 else STOCK_STEPS[seat][drawn]
+        self.history.append(step)
+        record_step(self.infos, seat, action, drawn, top)
+        return step
 
     def apply_unchecked(self, action: Action) -> Step:
         """Play an action without the rule checks.
@@ -390,19 +403,7 @@ class Hand:
         last discard to knock, can fail the check on cards the seat cannot see. Everything
         the seat can check is checked later (the knock at its layout).
         """
-        return self._do(canonical(action))
-
-    def _do(self, a: Action) -> Step:
-        """Play a checked action: the phase's handler changes the state, then the history and
-        both seats' information states record it."""
-        seat = self.current
-        pile = self.pile
-        top = pile[-1] if pile else -1
-        drawn = _ACT[self.phase](self, a, seat)
-        step = STEPS[seat][a.code] if drawn < 0 else STOCK_STEPS[seat][drawn]
-        self.history.append(step)
-        record_step(self.infos, seat, a, drawn, top)
-        return step
+        return self.apply(canonical(action), _checked=False)
 
     def _take_pile(self, seat: int) -> None:
         card = self.pile.pop()
@@ -469,7 +470,7 @@ class Hand:
         while h.current == seat and h.phase in LAYOUT_PHASES:
             a = layout_action(observe(h, seat))
             out.append(a)
-            h._do(a)
+            h.apply(a, _checked=False)
         return out
 
     def seen_by(self, seat: int) -> int:
