@@ -53,18 +53,11 @@ from .actions import (
     canonical,
 )
 from .cards import FULL_DECK, Card, card_str, cards_of
+from .discard_search import discards_within, min_deadwood_after_discard
 from .errors import IllegalActionError, NotationError
 from .events import CHANCE, LAYOUT_PHASES, STEPS, STOCK_STEPS, Phase, Step
 from .layout import knocker_limit, layoff_targets, layout_action
-from .melds import (
-    arrangements,
-    deadwood,
-    discards_within,
-    meld_str,
-    melds_in,
-    min_deadwood_after_discard,
-    points,
-)
+from .melds import arrangements, deadwood, meld_str, melds_in, points
 from .observation import InfoState, SeatView, observe, record_step
 from .rules import Rules
 from .scoring import DEAD_HAND, HandResult, score_hand

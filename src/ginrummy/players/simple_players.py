@@ -29,9 +29,10 @@ from random import Random as _Random
 
 from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
+from ..discard_search import best_discards, min_deadwood_after_discard
 from ..events import Phase
 from ..layout import LAYOUT_PHASES, knocker_layout, layout_action, layout_limit
-from ..melds import arrangements, best_discards, deadwood, joins_meld, min_deadwood_after_discard
+from ..melds import arrangements, deadwood, joins_meld
 from ..observation import SeatView
 from .base import Player
 
