@@ -28,11 +28,14 @@ from .melds import (
     _NEIGHBOUR_CARDS,
     _NEIGHBOURS,
     _SEVERAL,
+    _THREE_WAYS,
+    _TWO,
     DISCARD_CARDS,
     DISCARD_GAIN,
     NO_DISCARD,
     RANK_MASK,
     RUN_DEAD,
+    _rank_ways,
     _set_unions,
     _triple_ranks,
 )
@@ -157,37 +160,6 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
         g2 = g3
     best = a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
     return v if v < best else best
-
-
-#: Per 13-bit mask of set ranks: True where it holds exactly two.
-_TWO: Final = tuple(m.bit_count() == 2 for m in range(1 << 13))
-
-
-def _rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) -> list[tuple[int, int, int, int, bool]]:
-    """The ways to use a rank of four (its bit ``b``) in a search over two set ranks: per way,
-    ``u`` for each suit whose card of the rank goes into the set (else 0), and whether the
-    way takes the rank whole with ``prune``. All four, no set, and three leaving the card of
-    one suit; with ``prune`` (the search after a discard: after the whole rank the best gain
-    is at most 0, one of the four may go) the last two only where such a card has a
-    neighbour in its suit, for the reasons given in ``min_deadwood_after_discard``."""
-    ways = [(u, u, u, u, prune)]
-    nb = _NEIGHBOURS[b] if prune else SUIT_MASK
-    if s0 & nb:
-        ways.append((0, u, u, u, False))
-    if s1 & nb:
-        ways.append((u, 0, u, u, False))
-    if s2 & nb:
-        ways.append((u, u, 0, u, False))
-    if s3 & nb:
-        ways.append((u, u, u, 0, False))
-    if len(ways) > 1:
-        ways.append((0, 0, 0, 0, False))
-    return ways
-
-
-#: The ways to use a rank of three in a search over two set ranks (as ``_rank_ways``): no
-#: set, or the set (a suit without the rank's card reads the same either way).
-_THREE_WAYS: Final = (((0, 0, 0, 0, False), (1, 1, 1, 1, False)), ((0, 0, 0, 0, False), (2, 2, 2, 2, False)))
 
 
 def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> int:

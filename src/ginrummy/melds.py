@@ -235,6 +235,35 @@ for _r in range(13):
 #: Per 13-bit mask of set ranks: True where it holds two or more (``t & (t - 1)`` without
 #: making ints).
 _SEVERAL: Final = tuple(bool(m & (m - 1)) for m in range(1 << 13))
+#: Per 13-bit mask of set ranks: True where it holds exactly two.
+_TWO: Final = tuple(m.bit_count() == 2 for m in range(1 << 13))
+
+
+def _rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) -> list[tuple[int, int, int, int, bool]]:
+    """The ways to use a rank of four (its bit ``b``) in a search over two set ranks: per way,
+    ``u`` for each suit whose card of the rank goes into the set (else 0), and whether the
+    way takes the rank whole with ``prune``. All four, no set, and three leaving the card of
+    one suit; with ``prune`` (the search after a discard: after the whole rank the best gain
+    is at most 0, one of the four may go) the last two only where such a card has a
+    neighbour in its suit, for the reasons given in :func:`ginrummy.discard_search.min_deadwood_after_discard`."""
+    ways = [(u, u, u, u, prune)]
+    nb = _NEIGHBOURS[b] if prune else SUIT_MASK
+    if s0 & nb:
+        ways.append((0, u, u, u, False))
+    if s1 & nb:
+        ways.append((u, 0, u, u, False))
+    if s2 & nb:
+        ways.append((u, u, 0, u, False))
+    if s3 & nb:
+        ways.append((u, u, u, 0, False))
+    if len(ways) > 1:
+        ways.append((0, 0, 0, 0, False))
+    return ways
+
+
+#: The ways to use a rank of three in a search over two set ranks (as ``_rank_ways``): no
+#: set, or the set (a suit without the rank's card reads the same either way).
+_THREE_WAYS: Final = (((0, 0, 0, 0, False), (1, 1, 1, 1, False)), ((0, 0, 0, 0, False), (2, 2, 2, 2, False)))
 
 
 def _set_options(mask: int, rank: int) -> list[int]:
@@ -300,6 +329,44 @@ def _runs_dead_over(mask: int, unions: Iterable[int]) -> int:
     return best
 
 
+def _deadwood_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> int:
+    """``deadwood`` for two set ranks (bits ``t``; ``fours``: those of four cards), the
+    commonest several-sets hand: each suit's runs deadwood read from the tables with both
+    ranks' cards, without the lower rank's, without the higher's and without both (index 1
+    for the lower rank taken out plus 2 for the higher), and each way to use the ranks (those
+    of ``_set_unions``) picks one per suit: no 52-bit union per way."""
+    b = t & -t
+    c = t ^ b
+    table = RUN_DEAD
+    wb = _DEAD_WITHOUT[b]
+    wc = _DEAD_WITHOUT[c]
+    k = SUIT_MASK ^ t
+    if not fours:
+        # Two ranks of three: no set, either, or both; every suit reads the same way.
+        best = table[s0] + table[s1] + table[s2] + table[s3]
+        v = wb[s0] + wb[s1] + wb[s2] + wb[s3]
+        if v < best:
+            best = v
+        v = wc[s0] + wc[s1] + wc[s2] + wc[s3]
+        if v < best:
+            best = v
+        v = table[s0 & k] + table[s1 & k] + table[s2 & k] + table[s3 & k]
+        return v if v < best else best
+    v0 = (table[s0], wb[s0], wc[s0], table[s0 & k])
+    v1 = (table[s1], wb[s1], wc[s1], table[s1 & k])
+    v2 = (table[s2], wb[s2], wc[s2], table[s2 & k])
+    v3 = (table[s3], wb[s3], wc[s3], table[s3 & k])
+    first = _rank_ways(s0, s1, s2, s3, b, 1, False) if fours & b else _THREE_WAYS[0]
+    second = _rank_ways(s0, s1, s2, s3, c, 2, False) if fours & c else _THREE_WAYS[1]
+    best = NO_DISCARD
+    for x0, x1, x2, x3, _ in first:
+        for y0, y1, y2, y3, _ in second:
+            v = v0[x0 + y0] + v1[x1 + y1] + v2[x2 + y2] + v3[x3 + y3]
+            if v < best:
+                best = v
+    return best
+
+
 #: Answers of ``deadwood`` for hands with several set ranks, the one slow path. Such a hand
 #: is usually asked about many times in a row (a knocker with two sets: each layout and
 #: layoff step checks its whole hand again), so a small memo, emptied when full, pays.
@@ -336,7 +403,7 @@ def deadwood(mask: int) -> int:
     if _SEVERAL[t]:
         v = _SEVERAL_SETS.get(mask)
         if v is None:
-            v = _runs_dead_over(mask, _set_unions(mask, t))
+            v = _deadwood_two(s0, s1, s2, s3, t, p & q) if _TWO[t] else _runs_dead_over(mask, _set_unions(mask, t))
             if len(_SEVERAL_SETS) >= _MEMO_SIZE:
                 _SEVERAL_SETS.clear()
             _SEVERAL_SETS[mask] = v
