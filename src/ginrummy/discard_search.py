@@ -174,28 +174,55 @@ def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -
     wb = _DG_WITHOUT[b]
     wc = _DG_WITHOUT[c]
     k = SUIT_MASK ^ t
+    if not fours:
+        # Two ranks of three: no set, either, or both; every suit reads the same way (the
+        # four ways written out: no tuples of readings to build and index).
+        a0, g0 = dg[s0 & k]
+        a1, g1 = dg[s1 & k]
+        a2, g2 = dg[s2 & k]
+        a3, g3 = dg[s3 & k]
+        if g1 < g0:
+            g0 = g1
+        if g3 < g2:
+            g2 = g3
+        best = a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
+        a0, g0 = dg[s0]
+        a1, g1 = dg[s1]
+        a2, g2 = dg[s2]
+        a3, g3 = dg[s3]
+        if g1 < g0:
+            g0 = g1
+        if g3 < g2:
+            g2 = g3
+        v = a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
+        if v < best:
+            best = v
+        a0, g0 = wb[s0]
+        a1, g1 = wb[s1]
+        a2, g2 = wb[s2]
+        a3, g3 = wb[s3]
+        if g1 < g0:
+            g0 = g1
+        if g3 < g2:
+            g2 = g3
+        v = a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
+        if v < best:
+            best = v
+        a0, g0 = wc[s0]
+        a1, g1 = wc[s1]
+        a2, g2 = wc[s2]
+        a3, g3 = wc[s3]
+        if g1 < g0:
+            g0 = g1
+        if g3 < g2:
+            g2 = g3
+        v = a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
+        return v if v < best else best
     v0 = (dg[s0], wb[s0], wc[s0], dg[s0 & k])
     v1 = (dg[s1], wb[s1], wc[s1], dg[s1 & k])
     v2 = (dg[s2], wb[s2], wc[s2], dg[s2 & k])
     v3 = (dg[s3], wb[s3], wc[s3], dg[s3 & k])
     best = NO_DISCARD
-    if not fours:
-        # Two ranks of three: no set, either, or both; every suit reads the same way.
-        for i in (0, 1, 2, 3):
-            a0, g0 = v0[i]
-            a1, g1 = v1[i]
-            a2, g2 = v2[i]
-            a3, g3 = v3[i]
-            if g1 < g0:
-                g0 = g1
-            if g3 < g2:
-                g2 = g3
-            if g2 < g0:
-                g0 = g2
-            v = a0 + a1 + a2 + a3 + g0
-            if v < best:
-                best = v
-        return best
     first = _rank_ways(s0, s1, s2, s3, b, 1, True) if fours & b else _THREE_WAYS[0]
     second = _rank_ways(s0, s1, s2, s3, c, 2, True) if fours & c else _THREE_WAYS[1]
     for x0, x1, x2, x3, fx in first:
