@@ -217,8 +217,17 @@ class _RulePlayer(Player):
         """The highest-value card of ``cards``; a tie is broken by this player's seeded RNG."""
         if len(cards) == 1:
             return cards[0]
-        top = max(map(CARD_VALUES.__getitem__, cards))
-        ties = [c for c in cards if CARD_VALUES[c] == top]
+        # One pass (no max over a map, no comprehension: both cost more on two or three cards).
+        values = CARD_VALUES
+        top = -1
+        ties: list[int] = []
+        for c in cards:
+            v = values[c]
+            if v > top:
+                top = v
+                ties = [c]
+            elif v == top:
+                ties.append(c)
         return ties[0] if len(ties) == 1 else self.rng.choice(ties)
 
     def _pick(self, cards: Sequence[int], key: Mapping[int, tuple[int, ...]]) -> int:
