@@ -375,7 +375,11 @@ def _union_suits(s0: int, s1: int, s2: int, s3: int, t: int) -> list[tuple[int, 
                 (r0, r1, r2, r3), (0, r1, r2, r3), (r0, 0, r2, r3), (r0, r1, 0, r3), (r0, r1, r2, 0))
         else:
             opts = ((r0, r1, r2, r3),)
-        out += [(q0 ^ x0, q1 ^ x1, q2 ^ x2, q3 ^ x3) for q0, q1, q2, q3 in out for x0, x1, x2, x3 in opts]
+        grown = []
+        for q0, q1, q2, q3 in out:
+            for x0, x1, x2, x3 in opts:
+                grown.append((q0 ^ x0, q1 ^ x1, q2 ^ x2, q3 ^ x3))
+        out += grown
     return out
 
 
@@ -463,7 +467,10 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
             if not exclude >> cards[0] & 1:
                 return value, cards
         else:
-            kept = [c for c in cards if not exclude >> c & 1]
+            kept = []
+            for c in cards:
+                if not exclude >> c & 1:
+                    kept.append(c)
             if kept:
                 return value, kept
         return _best_discards_over(mask, exclude, _set_unions(mask, _triple_ranks(mask)))

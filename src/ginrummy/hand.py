@@ -652,7 +652,8 @@ def _discard_legal(h: Hand) -> tuple[Action, ...]:
             return discards
         out = list(discards)
     if knock:
-        out += [KNOCK_ACTIONS[c] for c in cards_of(free & discards_within(hand, limit))]
+        for c in cards_of(free & discards_within(hand, limit)):
+            out.append(KNOCK_ACTIONS[c])
     if big_gin:
         out.append(BIG_GIN)
     return tuple(out)
@@ -850,7 +851,10 @@ def _layout_act(h: Hand, a: Action, seat: int) -> int:
 
 def _defender_legal(h: Hand) -> tuple[Action, ...]:
     rest = h.hands[h.current] & ~h._laid_mask(h.defender_melds)
-    return (DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)])
+    out = [DONE]
+    for m in melds_in(rest):
+        out.append(MELD_ACTIONS[m])
+    return tuple(out)
 
 
 def _defender_refuse(h: Hand, a: Action) -> Refusal:
@@ -884,9 +888,11 @@ def _layoff_legal(h: Hand) -> tuple[Action, ...]:
     # DONE (108) comes before every layoff (438 + 4 * card + meld), listed card by card.
     out = [DONE]
     rest = h._layoff_free(h.current)
-    targets = [layoff_targets(m, laid) for m, laid in zip(h.knocker_melds, h.laid_on, strict=True)]
+    targets = []
     reach = 0
-    for x in targets:
+    for m, laid in zip(h.knocker_melds, h.laid_on, strict=True):
+        x = layoff_targets(m, laid)
+        targets.append(x)
         reach |= x
     for c in cards_of(rest & reach):
         for t, x in enumerate(targets):
@@ -913,8 +919,9 @@ def _layoff_refuse(h: Hand, a: Action) -> Refusal:
         return f"cannot lay off {card_str(c)}: it is not in your hand", "not_in_hand"
     if h._laid_mask(h.defender_melds) >> c & 1:
         return f"cannot lay off {card_str(c)}: it is in one of your melds, not your deadwood", "layoff"
-    if any(x == c for x, _ in h.layoffs):
-        return f"cannot lay off {card_str(c)}: it is already laid off", "layoff"
+    for x, _ in h.layoffs:
+        if x == c:
+            return f"cannot lay off {card_str(c)}: it is already laid off", "layoff"
     if layoff_targets(h.knocker_melds[t], h.laid_on[t]) >> c & 1:
         return None
     return (

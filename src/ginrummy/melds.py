@@ -594,15 +594,14 @@ def melds_in(mask: int) -> list[int]:
         out.extend(_SETS_IN[mask & RANK_MASK * low])
     runs = _RUNS_IN
     out.extend(runs[s0])
-    r = runs[s1]
-    if r:
-        out.extend([x << 13 for x in r])
-    r = runs[s2]
-    if r:
-        out.extend([x << 26 for x in r])
-    r = runs[s3]
-    if r:
-        out.extend([x << 39 for x in r])
+    # Loops, not comprehensions: a comprehension is a call with its own frame on 3.11, more
+    # than the one to three runs a suit holds cost to shift.
+    for x in runs[s1]:
+        out.append(x << 13)
+    for x in runs[s2]:
+        out.append(x << 26)
+    for x in runs[s3]:
+        out.append(x << 39)
     return out
 
 
