@@ -170,13 +170,6 @@ def _allowed(view: SeatView) -> tuple[int, dict[int, Action], bool]:
     return allowed, knocks, big_gin
 
 
-def _can_take(legal: Sequence[Action]) -> bool:
-    for a in legal:
-        if a.kind is _K_PILE:
-            return True
-    return False
-
-
 class _RulePlayer(Player):
     """Shared dispatch: layout phases go to the default layout, the rest to three rules."""
 
@@ -184,16 +177,23 @@ class _RulePlayer(Player):
         p = view.phase
         if p is _P_DISCARD:
             return self.discard(view)
-        if p is _P_DRAW or p is _P_OFFER:
-            # Take the top discard if allowed and wanted (asked only when it may be taken: the
-            # rules' ``wants`` have no side effects), else this phase's refusal.
+        if p is _P_DRAW or p is _P_OFFER or p is _P_LAST_CHANCE:
+            # Whether the top discard may be taken: a pile take among the legal actions (read
+            # here, not through a helper: a call per draw). In the last chance PILE is legal
+            # only when the card lets this seat knock or go gin.
+            can_take = False
+            for a in view.legal:
+                if a.kind is _K_PILE:
+                    can_take = True
+                    break
+            if p is _P_LAST_CHANCE:
+                return PILE if can_take and self.takes_last_chance(view) else PASS
+            # Take it if allowed and wanted (asked only when it may be taken: the rules'
+            # ``wants`` have no side effects), else this phase's refusal.
             pile = view.pile
-            if pile and _can_take(view.legal) and self.wants(view, pile[-1]):
+            if pile and can_take and self.wants(view, pile[-1]):
                 return PILE
             return PASS if p is _P_OFFER else STOCK
-        if p is _P_LAST_CHANCE:
-            # PILE is legal only when the card lets this seat knock or go gin.
-            return PILE if _can_take(view.legal) and self.takes_last_chance(view) else PASS
         if p in LAYOUT_PHASES:
             return layout_action(view, self.knocker_plan)
         raise ValueError(f"{self.name} cannot act in phase {p.value}")
