@@ -183,7 +183,9 @@ class Hand:
             (rng or random.Random()).shuffle(cards)
             deck = cards
         deck = list(deck)
-        if len(deck) != 52 or set(deck) != _ALL_CARDS:
+        # 52 cards covering all 52: each once (a copy of the full set less the deck's cards
+        # costs less than a new set of the deck to compare).
+        if len(deck) != 52 or _ALL_CARDS.difference(deck):
             missing = sorted(_ALL_CARDS - set(deck))
             raise IllegalActionError(
                 f"cannot deal: a deck must hold each of the 52 cards once (got {len(deck)} cards"

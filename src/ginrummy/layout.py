@@ -230,7 +230,10 @@ def _suit_layouts(suit: int, s: int) -> tuple[tuple[int, ...], ...]:
 
     def walk(start: int, used: int, chosen: list[int], value: int) -> None:
         if value == target:
-            out.append(tuple(run << shift for run in chosen))
+            laid = []
+            for run in chosen:
+                laid.append(run << shift)
+            out.append(tuple(laid))
             return
         for i in range(start, len(runs)):
             run = runs[i]
