@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ginrummy import batch, melds
+from ginrummy import batch, discard_search, melds
 from ginrummy.cards import card_str, cards_of, mask_of
 
 Row = dict[str, float | None]
@@ -118,9 +118,9 @@ def suite(name: str, hands: list[list[int]], rl_count: int, repeat: int, batch_s
     t, ours_arr = best_time(lambda: [melds.best_arrangement(m) for m in masks10], repeat)
     rows["10 cards: best arrangement"] = {"ours": t / n}
     check("best arrangement value", "best_arrangement", ours10, [d for d, _ in ours_arr], hands)
-    t, ours11 = best_time(lambda: [melds.min_deadwood_after_discard(m) for m in masks11], repeat)
+    t, ours11 = best_time(lambda: [discard_search.min_deadwood_after_discard(m) for m in masks11], repeat)
     rows["11 cards: deadwood after best discard"] = {"ours": t / n}
-    t, ours_bd = best_time(lambda: [melds.best_discards(m) for m in masks11], repeat)
+    t, ours_bd = best_time(lambda: [discard_search.best_discards(m) for m in masks11], repeat)
     rows["11 cards: all best discards"] = {"ours": t / n}
     best_sets = [frozenset(cards) for _, cards in ours_bd]
     check("best discard value", "best_discards", ours11, [v for v, _ in ours_bd], hands)

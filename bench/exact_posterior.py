@@ -25,8 +25,9 @@ import random
 from _expert_states import expert_views
 from ginrummy.actions import Kind
 from ginrummy.cards import cards_of
+from ginrummy.discard_search import best_discards
 from ginrummy.events import Phase
-from ginrummy.melds import best_discards, joins_meld
+from ginrummy.melds import joins_meld
 from ginrummy.players.expert import ExpertParams
 from ginrummy.players.expert.value import _Decision
 from ginrummy.players.simple_players import simple_discard_choices

@@ -23,9 +23,10 @@ from dataclasses import replace
 from _expert_states import expert_views
 from ginrummy.actions import Kind
 from ginrummy.cards import CARD_VALUES
+from ginrummy.discard_search import best_discards, min_deadwood_after_discard
 from ginrummy.events import Phase
 from ginrummy.hand import Hand
-from ginrummy.melds import best_discards, deadwood, joins_meld, min_deadwood_after_discard
+from ginrummy.melds import deadwood, joins_meld
 from ginrummy.observation import SeatView
 from ginrummy.players.expert import ExpertParams, ExpertPlayer
 from ginrummy.players.expert.value import _Decision

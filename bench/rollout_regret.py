@@ -48,9 +48,10 @@ from concurrent.futures import ProcessPoolExecutor
 from exact_posterior import _posterior
 from ginrummy.actions import Kind
 from ginrummy.cards import CARD_VALUES
+from ginrummy.discard_search import best_discards, min_deadwood_after_discard
 from ginrummy.events import Phase
 from ginrummy.hand import Hand, new_hand
-from ginrummy.melds import best_arrangement, best_discards, deadwood, deadwood_cards, min_deadwood_after_discard
+from ginrummy.melds import best_arrangement, deadwood, deadwood_cards
 from ginrummy.players import get_player
 from ginrummy.players.driver import play_hand
 from ginrummy.players.expert import ExpertPlayer

@@ -30,10 +30,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from ginrummy.actions import BIG_GIN_ID, KNOCK_BASE, PASS_ID, PILE_ID, STOCK_ID, Action  # noqa: E402
 from ginrummy.arena import Config, format_report, report, run_arena  # noqa: E402
 from ginrummy.cards import CARD_VALUES  # noqa: E402
+from ginrummy.discard_search import min_deadwood_after_discard  # noqa: E402
 from ginrummy.envs.encoding import action_mask, encode_observation, pieces  # noqa: E402
 from ginrummy.envs.vector import GinRummyVectorEnv  # noqa: E402
 from ginrummy.layout import LAYOUT_PHASES, layout_action  # noqa: E402
-from ginrummy.melds import deadwood, min_deadwood_after_discard  # noqa: E402
+from ginrummy.melds import deadwood  # noqa: E402
 from ginrummy.observation import SeatView  # noqa: E402
 from ginrummy.players import PLAYERS  # noqa: E402
 from ginrummy.players.base import Player  # noqa: E402

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import deadwood_oracle as oracle
-from ginrummy import batch, melds
+from ginrummy import batch, discard_search, melds
 from ginrummy.cards import cards_of
 
 
@@ -45,7 +45,7 @@ def test_deadwood_batch_matches_scalar_and_oracle() -> None:
 
 def test_deadwood_after_discard_batch_matches_scalar_and_oracle() -> None:
     got = batch.deadwood_after_discard_batch(ARRAY).tolist()
-    assert got == [melds.min_deadwood_after_discard(m) for m in HANDS]
+    assert got == [discard_search.min_deadwood_after_discard(m) for m in HANDS]
     small = [i for i, m in enumerate(HANDS) if 0 < m.bit_count() <= 12]
     assert [got[i] for i in small[1::3]] == [oracle.best_discards(HANDS[i])[0] for i in small[1::3]]
 
@@ -54,7 +54,7 @@ def test_best_discard_batch_matches_scalar_and_oracle() -> None:
     values, found = batch.best_discard_batch(ARRAY)
     assert found.dtype == np.uint64
     got = [(int(v), cards_of(int(f))) for v, f in zip(values, found, strict=True)]
-    assert got == [melds.best_discards(m) for m in HANDS]
+    assert got == [discard_search.best_discards(m) for m in HANDS]
     small = [i for i, m in enumerate(HANDS) if 0 < m.bit_count() <= 12]
     assert [got[i] for i in small[2::3]] == [oracle.best_discards(HANDS[i]) for i in small[2::3]]
 
@@ -64,12 +64,12 @@ def test_best_discard_batch_with_exclude() -> None:
     ban = [(1 << rng.choice(cards_of(m))) if m and rng.random() < 0.7 else rng.getrandbits(52) & ~m for m in HANDS]
     values, found = batch.best_discard_batch(ARRAY, np.array(ban, dtype=np.uint64))
     got = [(int(v), cards_of(int(f))) for v, f in zip(values, found, strict=True)]
-    assert got == [melds.best_discards(m, b) for m, b in zip(HANDS, ban, strict=True)]
+    assert got == [discard_search.best_discards(m, b) for m, b in zip(HANDS, ban, strict=True)]
     # One mask for every hand broadcasts.
     one = 1 << 0
     values, found = batch.best_discard_batch(ARRAY[:500], one)
     assert [(int(v), cards_of(int(f))) for v, f in zip(values, found, strict=True)] == [
-        melds.best_discards(m, one) for m in HANDS[:500]
+        discard_search.best_discards(m, one) for m in HANDS[:500]
     ]
 
 

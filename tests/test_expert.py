@@ -516,7 +516,7 @@ def test_the_opponents_next_discard_is_one_more_way_to_improve() -> None:
 def test_a_card_unrelated_to_the_hand_improves_it_only_by_replacing_its_worst_loose_card() -> None:
     """The shortcut of the hand value: for a card outside ``_related(hand)`` the best deadwood
     after drawing it is the best nine of the hand plus that card (or the hand as it was)."""
-    from ginrummy.melds import min_deadwood_after_discard
+    from ginrummy.discard_search import min_deadwood_after_discard
     from ginrummy.players.expert.value import _related
 
     rng = random.Random(12)
@@ -610,7 +610,7 @@ def test_the_opponents_knock_after_our_next_draw_weighs_the_hand_that_draw_leave
     """``hazard_ahead``: the opponent may also knock on the turn after next (its chance one
     turn further on), catching whatever our next draw leaves; the hand's future value is mixed
     with that cost, computed here over every unseen card by the stock's weights."""
-    from ginrummy.melds import min_deadwood_after_discard
+    from ginrummy.discard_search import min_deadwood_after_discard
 
     h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
     view = h.observation(seat)

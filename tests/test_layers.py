@@ -11,7 +11,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "ginrummy"
 
 #: The core: the rules engine and what a game and a scorekeeper need, nothing that plays.
 CORE = {
-    "cards", "errors", "words", "rules", "melds", "actions", "events", "scoring", "observation", "layout",
+    "cards", "errors", "words", "rules", "melds", "discard_search", "actions", "events", "scoring", "observation", "layout",
     "hand", "game", "match", "dealing", "scoresheet", "multisheet", "record", "table",
 }
 

@@ -1,4 +1,4 @@
-"""Every fast path of melds.deadwood / min_deadwood_after_discard / best_discards /
+"""Every fast path of melds.deadwood / discard_search.min_deadwood_after_discard / best_discards /
 best_arrangement is exact.
 
 The scalar functions branch on the hand's sets: no rank of three, one rank of three,
@@ -18,7 +18,7 @@ from collections import Counter
 import pytest
 
 import deadwood_oracle as oracle
-from ginrummy import melds
+from ginrummy import discard_search, melds
 from ginrummy.cards import mask_value
 
 
@@ -85,8 +85,8 @@ def test_discarding_from_a_rank_of_four() -> None:
 
     for text in ("Ks Kh Kd Kc As 2s 3s 4h 5h 6h", "Ks Kh Kd Kc 7s 7h 7d As 2s 3s", "Ks Kh Kd Kc"):
         m = CardSet.parse(text).mask
-        assert melds.min_deadwood_after_discard(m) == oracle.best_discards(m)[0] == 0, text
-        assert melds.best_discards(m) == oracle.best_discards(m), text
+        assert discard_search.min_deadwood_after_discard(m) == oracle.best_discards(m)[0] == 0, text
+        assert discard_search.best_discards(m) == oracle.best_discards(m), text
 
 
 @pytest.mark.parametrize("chunk", range(4))
@@ -97,10 +97,10 @@ def test_deadwood_and_discards_match_the_oracle(chunk: int) -> None:
         if not m:
             continue
         best, found = oracle.best_discards(m)
-        assert melds.min_deadwood_after_discard(m) == best, m
-        assert melds.best_discards(m) == (best, found), m
+        assert discard_search.min_deadwood_after_discard(m) == best, m
+        assert discard_search.best_discards(m) == (best, found), m
         ban = 1 << rng.choice(oracle.cards(m))
-        assert melds.best_discards(m, ban) == oracle.best_discards(m, ban), (m, ban)
+        assert discard_search.best_discards(m, ban) == oracle.best_discards(m, ban), (m, ban)
 
 
 def test_discards_within_a_limit_match_the_oracle() -> None:
@@ -114,7 +114,7 @@ def test_discards_within_a_limit_match_the_oracle() -> None:
         for c in oracle.cards(m):
             if oracle.deadwood(m & ~(1 << c)) <= limit:
                 want |= 1 << c
-        assert melds.discards_within(m, limit) == want, (m, limit)
+        assert discard_search.discards_within(m, limit) == want, (m, limit)
         paths["set ranks" if melds._triple_ranks(m) else "no set"] += bool(want)
     assert paths["set ranks"] > 25 and paths["no set"] > 25, paths
 
@@ -165,15 +165,15 @@ def test_best_arrangement_keeps_the_same_layout_among_equal_ones() -> None:
 
 def test_edge_cases() -> None:
     assert melds.deadwood(0) == 0
-    assert melds.min_deadwood_after_discard(0) == 1 << 30
-    assert melds.best_discards(0) == (1 << 30, [])
+    assert discard_search.min_deadwood_after_discard(0) == 1 << 30
+    assert discard_search.best_discards(0) == (1 << 30, [])
     one = 1 << 12
-    assert melds.best_discards(one, exclude=one) == (1 << 30, [])
+    assert discard_search.best_discards(one, exclude=one) == (1 << 30, [])
     # Six ranks of four (6**6 set choices): the lazy path, exact and bounded in memory.
     big = sum(melds.RANK_MASK << r for r in range(6))
     assert melds.deadwood(big) == 0
-    assert melds.min_deadwood_after_discard(big) == 0
-    assert melds.best_discards(big) == (0, oracle.cards(big))
+    assert discard_search.min_deadwood_after_discard(big) == 0
+    assert discard_search.best_discards(big) == (0, oracle.cards(big))
     assert melds.deadwood(big | 1 << 12) == 10
 
 
@@ -182,7 +182,7 @@ def test_ties_across_suits_and_set_choices() -> None:
     from ginrummy.cards import CardSet
 
     m = CardSet.parse("As 2s 3s 4h 5h 6h 7c 7d 7s Ks Kd").mask
-    assert melds.best_discards(m) == oracle.best_discards(m)
+    assert discard_search.best_discards(m) == oracle.best_discards(m)
     # A rank of three whose set and runs tie: 7s in the set or in 5s-6s-7s.
     m = CardSet.parse("5s 6s 7s 7h 7d 9c Tc Jc 2h 3d Kh").mask
-    assert melds.best_discards(m) == oracle.best_discards(m)
+    assert discard_search.best_discards(m) == oracle.best_discards(m)

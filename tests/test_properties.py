@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 from conftest import lively_step, reference_history, state_key
 from ginrummy.actions import NUM_ACTIONS, Action
 from ginrummy.cards import CARD_VALUES, mask_of
+from ginrummy.discard_search import best_discards, min_deadwood_after_discard
 from ginrummy.errors import IllegalActionError
 from ginrummy.events import Phase
 from ginrummy.hand import Hand, new_hand
-from ginrummy.melds import best_discards, deadwood, min_deadwood_after_discard
+from ginrummy.melds import deadwood
 from ginrummy.rules import Rules
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -12,10 +12,11 @@ import pytest
 from conftest import finish_auto, hand_for, lively_step, mask, play
 from ginrummy.actions import Action, Kind
 from ginrummy.cards import CARD_VALUES, card_str, cards_of, parse_card
+from ginrummy.discard_search import best_discards, min_deadwood_after_discard
 from ginrummy.errors import IllegalActionError
 from ginrummy.events import Phase
 from ginrummy.hand import Hand, new_hand
-from ginrummy.melds import arrangements, best_discards, min_deadwood_after_discard
+from ginrummy.melds import arrangements
 from ginrummy.rules import Rules
 
 ND = "As 2s 3s 4h 5h 6h 9c 9d 9s Kc"

@@ -6,9 +6,10 @@
 """
 
 from .cards import CardSet, card_str, parse_card, parse_cards
+from .discard_search import best_discards, min_deadwood_after_discard
 from .errors import GinRummyError, IllegalActionError, NotationError, RecordError, RulesError
 from .layout import best_defense
-from .melds import best_arrangement, best_discards, deadwood, min_deadwood_after_discard
+from .melds import best_arrangement, deadwood
 
 __version__ = "0.1.0"
 

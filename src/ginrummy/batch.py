@@ -35,7 +35,7 @@ from typing import Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from . import melds
+from . import discard_search, melds
 from .melds import DISCARD_CARDS, DISCARD_GAIN, NO_DISCARD, RUN_DEAD
 
 __all__ = ["best_discard_batch", "deadwood_after_discard_batch", "deadwood_batch"]
@@ -198,7 +198,7 @@ def _deadwood_chunk(m: I64) -> I32:
 
 
 def deadwood_after_discard_batch(masks: ArrayLike) -> I32:
-    """``melds.min_deadwood_after_discard`` of every mask (an empty mask gives 2**30).
+    """``discard_search.min_deadwood_after_discard`` of every mask (an empty mask gives 2**30).
 
     >>> deadwood_after_discard_batch([0b1111, 1 << 51 | 0b111]).tolist()
     [0, 0]
@@ -209,7 +209,7 @@ def deadwood_after_discard_batch(masks: ArrayLike) -> I32:
         part = m[i : i + _CHUNK]
         sets = _Sets(part, four_is_hard=True)
         best = np.minimum(_after_of(part), _after_of(sets.strip))
-        _finish_hard(part, sets.hard, best, _after_of, melds.min_deadwood_after_discard)
+        _finish_hard(part, sets.hard, best, _after_of, discard_search.min_deadwood_after_discard)
         out[i : i + _CHUNK] = best
     return np.minimum(out, NO_DISCARD).reshape(shape)
 
@@ -264,7 +264,7 @@ def _discards_of(r: I64, e: I64 | None) -> tuple[I32, I64]:
 
 
 def best_discard_batch(masks: ArrayLike, exclude: ArrayLike | None = None) -> tuple[I32, NDArray[np.uint64]]:
-    """``melds.best_discards`` of every mask: least deadwood after one discard, and the
+    """``discard_search.best_discards`` of every mask: least deadwood after one discard, and the
     mask of every discard that reaches it (``uint64``; ``cards.cards_of`` lists them).
 
     ``exclude`` (a mask per hand, or one mask for all) bars cards from being discarded,
@@ -308,7 +308,7 @@ def _best_discard_chunk(m: I64, e: I64 | None) -> tuple[I32, I64]:
         value[sel] = low
         found[sel] = np.bitwise_or.reduce(np.where(v == low[:, None], f, 0), axis=1)
     for row in big:
-        v0, cards = melds.best_discards(int(m[row]), 0 if e is None else int(e[row]))
+        v0, cards = discard_search.best_discards(int(m[row]), 0 if e is None else int(e[row]))
         value[row] = v0
         found[row] = sum(1 << c for c in cards)
     return value, found

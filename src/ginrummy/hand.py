@@ -53,18 +53,11 @@ from .actions import (
     canonical,
 )
 from .cards import FULL_DECK, Card, card_str, cards_of
+from .discard_search import discards_within, min_deadwood_after_discard
 from .errors import IllegalActionError, NotationError
 from .events import CHANCE, LAYOUT_PHASES, STEPS, STOCK_STEPS, Phase, Step
 from .layout import knocker_limit, layoff_targets, layout_action
-from .melds import (
-    arrangements,
-    deadwood,
-    discards_within,
-    meld_str,
-    melds_in,
-    min_deadwood_after_discard,
-    points,
-)
+from .melds import arrangements, deadwood, meld_str, melds_in, points
 from .observation import InfoState, SeatView, observe, record_step
 from .rules import Rules
 from .scoring import DEAD_HAND, HandResult, score_hand
@@ -190,7 +183,9 @@ class Hand:
             (rng or random.Random()).shuffle(cards)
             deck = cards
         deck = list(deck)
-        if len(deck) != 52 or set(deck) != _ALL_CARDS:
+        # 52 cards covering all 52: each once (a copy of the full set less the deck's cards
+        # costs less than a new set of the deck to compare).
+        if len(deck) != 52 or _ALL_CARDS.difference(deck):
             missing = sorted(_ALL_CARDS - set(deck))
             raise IllegalActionError(
                 f"cannot deal: a deck must hold each of the 52 cards once (got {len(deck)} cards"
@@ -350,12 +345,14 @@ class Hand:
 
     # ------------------------------------------------------------------ acting
 
-    def apply(self, action: Action | str | int, seat: int | None = None) -> Step:
+    def apply(self, action: Action | str | int, seat: int | None = None, *, _checked: bool = True) -> Step:
         """Check and play one action (typed, text or integer); return the history entry.
 
         An illegal action raises :class:`IllegalActionError` and changes nothing; bad text or
         an unknown number raises :class:`NotationError`. ``seat``, when given, must be the
         seat to act (servers pass it; the engine itself always knows whose turn it is).
+        ``_checked=False`` is for the engine's own trusted steps (``apply_unchecked``, the
+        default layout played on a copy): the rule checks are skipped.
 
         >>> from ginrummy.rules import Rules
         >>> h = new_hand(Rules(), dealer=1, deck=list(range(52)))
@@ -374,13 +371,24 @@ class Hand:
             action = _canonical_or_refuse(action)
         else:
             raise NotationError(f"not an action: {action!r}")
-        if seat is not None:
-            self._check(action, seat)
-        else:
-            why = _REFUSE[self.phase](self, action)
-            if why is not None:
-                raise IllegalActionError(why[0], rule=why[1])
-        return self._do(action)
+        if _checked:
+            if seat is not None:
+                self._check(action, seat)
+            else:
+                why = _REFUSE[self.phase](self, action)
+                if why is not None:
+                    raise IllegalActionError(why[0], rule=why[1])
+        # The step itself (here, not in a helper: one Python call fewer a step): the phase's
+        # handler changes the state, then the history and both seats' information states
+        # record it.
+        seat = self.current
+        pile = self.pile
+        top = pile[-1] if pile else -1
+        drawn = _ACT[self.phase](self, action, seat)
+        step = STEPS[seat][action.code] if drawn < 0 else STOCK_STEPS[seat][drawn]
+        self.history.append(step)
+        record_step(self.infos, seat, action, drawn, top)
+        return step
 
     def apply_unchecked(self, action: Action) -> Step:
         """Play an action without the rule checks.
@@ -390,19 +398,7 @@ class Hand:
         last discard to knock, can fail the check on cards the seat cannot see. Everything
         the seat can check is checked later (the knock at its layout).
         """
-        return self._do(canonical(action))
-
-    def _do(self, a: Action) -> Step:
-        """Play a checked action: the phase's handler changes the state, then the history and
-        both seats' information states record it."""
-        seat = self.current
-        pile = self.pile
-        top = pile[-1] if pile else -1
-        drawn = _ACT[self.phase](self, a, seat)
-        step = STEPS[seat][a.code] if drawn < 0 else STOCK_STEPS[seat][drawn]
-        self.history.append(step)
-        record_step(self.infos, seat, a, drawn, top)
-        return step
+        return self.apply(canonical(action), _checked=False)
 
     def _take_pile(self, seat: int) -> None:
         card = self.pile.pop()
@@ -469,7 +465,7 @@ class Hand:
         while h.current == seat and h.phase in LAYOUT_PHASES:
             a = layout_action(observe(h, seat))
             out.append(a)
-            h._do(a)
+            h.apply(a, _checked=False)
         return out
 
     def seen_by(self, seat: int) -> int:
@@ -658,7 +654,8 @@ def _discard_legal(h: Hand) -> tuple[Action, ...]:
             return discards
         out = list(discards)
     if knock:
-        out += [KNOCK_ACTIONS[c] for c in cards_of(free & discards_within(hand, limit))]
+        for c in cards_of(free & discards_within(hand, limit)):
+            out.append(KNOCK_ACTIONS[c])
     if big_gin:
         out.append(BIG_GIN)
     return tuple(out)
@@ -856,7 +853,10 @@ def _layout_act(h: Hand, a: Action, seat: int) -> int:
 
 def _defender_legal(h: Hand) -> tuple[Action, ...]:
     rest = h.hands[h.current] & ~h._laid_mask(h.defender_melds)
-    return (DONE, *[MELD_ACTIONS[m] for m in melds_in(rest)])
+    out = [DONE]
+    for m in melds_in(rest):
+        out.append(MELD_ACTIONS[m])
+    return tuple(out)
 
 
 def _defender_refuse(h: Hand, a: Action) -> Refusal:
@@ -890,9 +890,11 @@ def _layoff_legal(h: Hand) -> tuple[Action, ...]:
     # DONE (108) comes before every layoff (438 + 4 * card + meld), listed card by card.
     out = [DONE]
     rest = h._layoff_free(h.current)
-    targets = [layoff_targets(m, laid) for m, laid in zip(h.knocker_melds, h.laid_on, strict=True)]
+    targets = []
     reach = 0
-    for x in targets:
+    for m, laid in zip(h.knocker_melds, h.laid_on, strict=True):
+        x = layoff_targets(m, laid)
+        targets.append(x)
         reach |= x
     for c in cards_of(rest & reach):
         for t, x in enumerate(targets):
@@ -919,8 +921,9 @@ def _layoff_refuse(h: Hand, a: Action) -> Refusal:
         return f"cannot lay off {card_str(c)}: it is not in your hand", "not_in_hand"
     if h._laid_mask(h.defender_melds) >> c & 1:
         return f"cannot lay off {card_str(c)}: it is in one of your melds, not your deadwood", "layoff"
-    if any(x == c for x, _ in h.layoffs):
-        return f"cannot lay off {card_str(c)}: it is already laid off", "layoff"
+    for x, _ in h.layoffs:
+        if x == c:
+            return f"cannot lay off {card_str(c)}: it is already laid off", "layoff"
     if layoff_targets(h.knocker_melds[t], h.laid_on[t]) >> c & 1:
         return None
     return (

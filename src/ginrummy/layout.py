@@ -147,8 +147,11 @@ def knocker_choice(mask: int, limit: int, hidden: int | None = None) -> tuple[in
             if r0 and r1 and r2 and r3:
                 opts += [(full ^ b, 0, r1, r2, r3), (full ^ b << 13, r0, 0, r2, r3),
                          (full ^ b << 26, r0, r1, 0, r3), (full ^ b << 39, r0, r1, r2, 0)]
-            ways += [(0, (*sets, x), q0 ^ x0, q1 ^ x1, q2 ^ x2, q3 ^ x3)
-                     for _, sets, q0, q1, q2, q3 in ways for x, x0, x1, x2, x3 in opts]
+            grown = []
+            for _, sets, q0, q1, q2, q3 in ways:
+                for x, x0, x1, x2, x3 in opts:
+                    grown.append((0, (*sets, x), q0 ^ x0, q1 ^ x1, q2 ^ x2, q3 ^ x3))
+            ways += grown
         for i in range(1, len(ways)):
             _, sets, q0, q1, q2, q3 = ways[i]
             d = dead[q0] + dead[q1] + dead[q2] + dead[q3]
@@ -227,7 +230,10 @@ def _suit_layouts(suit: int, s: int) -> tuple[tuple[int, ...], ...]:
 
     def walk(start: int, used: int, chosen: list[int], value: int) -> None:
         if value == target:
-            out.append(tuple(run << shift for run in chosen))
+            laid = []
+            for run in chosen:
+                laid.append(run << shift)
+            out.append(tuple(laid))
             return
         for i in range(start, len(runs)):
             run = runs[i]
@@ -367,7 +373,11 @@ def best_defense(hand: int, knocker_melds: Sequence[int]) -> Defense:
         if best_n < 0 or d < best_d or (d == best_d and laid.bit_count() < best_n):
             best_d, best_n, best_laid, best_combo = d, laid.bit_count(), laid, combo
     _, melds = best_arrangement(hand & ~best_laid)
-    return Defense(best_d, melds, [(c, i) for i, (_, seq) in enumerate(best_combo) for c in seq])
+    layoffs = []
+    for i, (_, seq) in enumerate(best_combo):
+        for c in seq:
+            layoffs.append((c, i))
+    return Defense(best_d, melds, layoffs)
 
 
 def _laid_count(d: Defense) -> int:

@@ -1,14 +1,17 @@
 """Melds and exact minimum deadwood: the search every rule and player stands on.
 
-Layoffs and the choice of melds after a knock are in :mod:`ginrummy.layout`. This module is
-long because its speed comes from tables and case splits that share one representation
-(per-suit 13-bit masks and the set choices of a hand); apart they would be copied.
+Layoffs and the choice of melds after a knock are in :mod:`ginrummy.layout`; the search after
+a discard (an 11-card hand's least deadwood, its best discards, the cards that may knock) is in
+:mod:`ginrummy.discard_search`, which reads this module's tables and set unions. Both are long
+because their speed comes from tables and case splits that share one representation (per-suit
+13-bit masks and the set choices of a hand): the tables and the set unions live here, once.
 
 Why it is fast: a run lies inside one suit, so once the cards used in sets are chosen,
 the rest splits into four 13-bit suit masks whose best runs come from one precomputed
 table of 8,192 entries. A hand has a set only where a rank has three or more cards, so
 most hands cost four table look-ups; the others try each way of using their few sets
-(the search after a discard skips the ways that cannot win: ``min_deadwood_after_discard``).
+(the search after a discard skips the ways that cannot win:
+:func:`ginrummy.discard_search.min_deadwood_after_discard`).
 
 >>> from ginrummy.cards import CardSet
 >>> hand = CardSet.parse('As 2s 3s 7h 7d 7c 9h Th Jh Kd')
@@ -232,6 +235,35 @@ for _r in range(13):
 #: Per 13-bit mask of set ranks: True where it holds two or more (``t & (t - 1)`` without
 #: making ints).
 _SEVERAL: Final = tuple(bool(m & (m - 1)) for m in range(1 << 13))
+#: Per 13-bit mask of set ranks: True where it holds exactly two.
+_TWO: Final = tuple(m.bit_count() == 2 for m in range(1 << 13))
+
+
+def _rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) -> list[tuple[int, int, int, int, bool]]:
+    """The ways to use a rank of four (its bit ``b``) in a search over two set ranks: per way,
+    ``u`` for each suit whose card of the rank goes into the set (else 0), and whether the
+    way takes the rank whole with ``prune``. All four, no set, and three leaving the card of
+    one suit; with ``prune`` (the search after a discard: after the whole rank the best gain
+    is at most 0, one of the four may go) the last two only where such a card has a
+    neighbour in its suit, for the reasons given in :func:`ginrummy.discard_search.min_deadwood_after_discard`."""
+    ways = [(u, u, u, u, prune)]
+    nb = _NEIGHBOURS[b] if prune else SUIT_MASK
+    if s0 & nb:
+        ways.append((0, u, u, u, False))
+    if s1 & nb:
+        ways.append((u, 0, u, u, False))
+    if s2 & nb:
+        ways.append((u, u, 0, u, False))
+    if s3 & nb:
+        ways.append((u, u, u, 0, False))
+    if len(ways) > 1:
+        ways.append((0, 0, 0, 0, False))
+    return ways
+
+
+#: The ways to use a rank of three in a search over two set ranks (as ``_rank_ways``): no
+#: set, or the set (a suit without the rank's card reads the same either way).
+_THREE_WAYS: Final = (((0, 0, 0, 0, False), (1, 1, 1, 1, False)), ((0, 0, 0, 0, False), (2, 2, 2, 2, False)))
 
 
 def _set_options(mask: int, rank: int) -> list[int]:
@@ -297,6 +329,44 @@ def _runs_dead_over(mask: int, unions: Iterable[int]) -> int:
     return best
 
 
+def _deadwood_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> int:
+    """``deadwood`` for two set ranks (bits ``t``; ``fours``: those of four cards), the
+    commonest several-sets hand: each suit's runs deadwood read from the tables with both
+    ranks' cards, without the lower rank's, without the higher's and without both (index 1
+    for the lower rank taken out plus 2 for the higher), and each way to use the ranks (those
+    of ``_set_unions``) picks one per suit: no 52-bit union per way."""
+    b = t & -t
+    c = t ^ b
+    table = RUN_DEAD
+    wb = _DEAD_WITHOUT[b]
+    wc = _DEAD_WITHOUT[c]
+    k = SUIT_MASK ^ t
+    if not fours:
+        # Two ranks of three: no set, either, or both; every suit reads the same way.
+        best = table[s0] + table[s1] + table[s2] + table[s3]
+        v = wb[s0] + wb[s1] + wb[s2] + wb[s3]
+        if v < best:
+            best = v
+        v = wc[s0] + wc[s1] + wc[s2] + wc[s3]
+        if v < best:
+            best = v
+        v = table[s0 & k] + table[s1 & k] + table[s2 & k] + table[s3 & k]
+        return v if v < best else best
+    v0 = (table[s0], wb[s0], wc[s0], table[s0 & k])
+    v1 = (table[s1], wb[s1], wc[s1], table[s1 & k])
+    v2 = (table[s2], wb[s2], wc[s2], table[s2 & k])
+    v3 = (table[s3], wb[s3], wc[s3], table[s3 & k])
+    first = _rank_ways(s0, s1, s2, s3, b, 1, False) if fours & b else _THREE_WAYS[0]
+    second = _rank_ways(s0, s1, s2, s3, c, 2, False) if fours & c else _THREE_WAYS[1]
+    best = NO_DISCARD
+    for x0, x1, x2, x3, _ in first:
+        for y0, y1, y2, y3, _ in second:
+            v = v0[x0 + y0] + v1[x1 + y1] + v2[x2 + y2] + v3[x3 + y3]
+            if v < best:
+                best = v
+    return best
+
+
 #: Answers of ``deadwood`` for hands with several set ranks, the one slow path. Such a hand
 #: is usually asked about many times in a row (a knocker with two sets: each layout and
 #: layoff step checks its whole hand again), so a small memo, emptied when full, pays.
@@ -333,7 +403,7 @@ def deadwood(mask: int) -> int:
     if _SEVERAL[t]:
         v = _SEVERAL_SETS.get(mask)
         if v is None:
-            v = _runs_dead_over(mask, _set_unions(mask, t))
+            v = _deadwood_two(s0, s1, s2, s3, t, p & q) if _TWO[t] else _runs_dead_over(mask, _set_unions(mask, t))
             if len(_SEVERAL_SETS) >= _MEMO_SIZE:
                 _SEVERAL_SETS.clear()
             _SEVERAL_SETS[mask] = v
@@ -361,95 +431,6 @@ def deadwood(mask: int) -> int:
         if whole + d < best:
             best = whole + d
     return best
-
-
-def discards_within(mask: int, limit: int) -> int:
-    """The cards of ``mask`` whose discard leaves deadwood at most ``limit``, as a mask.
-
-    Why not ``deadwood`` card by card: once the sets are chosen, taking a card out changes
-    only its suit's runs deadwood, so each card costs one table look-up (the knock check of
-    every discard turn that may knock asks this). With set ranks, each union of sets is
-    searched so: the sets of the hand without a card are exactly the hand's sets that leave
-    it out, so a card's deadwood after its discard is the least over those unions.
-
-    >>> from ginrummy.cards import CardSet
-    >>> str(CardSet(discards_within(CardSet.parse('As 2s 3s 4h 5h 6h 7c 8c 9c Kd Qd').mask, 10)))
-    'Qd Kd'
-    """
-    s0 = mask & SUIT_MASK
-    s1 = mask >> 13 & SUIT_MASK
-    s2 = mask >> 26 & SUIT_MASK
-    s3 = mask >> 39
-    t = (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
-    if not t:
-        return _runs_within(s0, s1, s2, s3, limit)
-    out = 0
-    if t.bit_count() > 4:
-        # (A mask of 30 cards or so: every union lazily.)
-        for used in _set_unions(mask, t):
-            r = mask & ~used
-            out |= _runs_within(r & SUIT_MASK, r >> 13 & SUIT_MASK, r >> 26 & SUIT_MASK, r >> 39, limit)
-        return out
-    for q0, q1, q2, q3 in _union_suits(s0, s1, s2, s3, t):
-        out |= _runs_within(q0, q1, q2, q3, limit)
-    return out
-
-
-def _union_suits(s0: int, s1: int, s2: int, s3: int, t: int) -> list[tuple[int, int, int, int]]:
-    """The four suit masks left by each union of sets of ``_set_unions`` (not in its order):
-    per set rank (bit of ``t``) none, the whole rank, or of four any three, each taken out of
-    the suits by 13-bit operations (no 52-bit union and split per union)."""
-    out = [(s0, s1, s2, s3)]
-    while t:
-        b = t & -t
-        t ^= b
-        r0 = s0 & b
-        r1 = s1 & b
-        r2 = s2 & b
-        r3 = s3 & b
-        if r0 and r1 and r2 and r3:
-            opts: tuple[tuple[int, int, int, int], ...] = (
-                (r0, r1, r2, r3), (0, r1, r2, r3), (r0, 0, r2, r3), (r0, r1, 0, r3), (r0, r1, r2, 0))
-        else:
-            opts = ((r0, r1, r2, r3),)
-        out += [(q0 ^ x0, q1 ^ x1, q2 ^ x2, q3 ^ x3) for q0, q1, q2, q3 in out for x0, x1, x2, x3 in opts]
-    return out
-
-
-def _runs_within(s0: int, s1: int, s2: int, s3: int, limit: int) -> int:
-    """The cards of four suit masks whose discard leaves runs-only deadwood at most ``limit``."""
-    dg = _DEAD_GAIN
-    a0, g0 = dg[s0]
-    a1, g1 = dg[s1]
-    a2, g2 = dg[s2]
-    a3, g3 = dg[s3]
-    # A card qualifies when its suit's runs deadwood without it fits in the room the other
-    # suits leave; a suit whose best discard does not fit is skipped (an empty suit's gain
-    # is huge), usually all but one.
-    spare = limit - a0 - a1 - a2 - a3
-    out = 0
-    if g0 <= spare:
-        out = _suit_within(s0, spare + a0)
-    if g1 <= spare:
-        out |= _suit_within(s1, spare + a1) << 13
-    if g2 <= spare:
-        out |= _suit_within(s2, spare + a2) << 26
-    if g3 <= spare:
-        out |= _suit_within(s3, spare + a3) << 39
-    return out
-
-
-def _suit_within(s: int, room: int) -> int:
-    """The cards of the 13-bit suit mask ``s`` whose removal leaves its runs deadwood at most ``room``."""
-    table = RUN_DEAD
-    out = 0
-    x = s
-    while x:
-        low = x & -x
-        x ^= low
-        if table[s ^ low] <= room:
-            out |= low
-    return out
 
 
 def best_arrangement(mask: int) -> tuple[int, list[int]]:
@@ -542,631 +523,6 @@ def _arrangement_over(mask: int, t: int) -> tuple[int, list[int]]:
     return best, out
 
 
-def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0, s3: int = 0) -> int:
-    """Minimum deadwood left after the best discard from a hand of 11 (or any n > 0) cards.
-
-    The discard never needs a loop: for the cards left after the sets, the hand's runs
-    deadwood is the sum of four suits, and removing one card changes only its own suit,
-    by the precomputed ``DISCARD_GAIN`` of that suit. So the answer is the sum plus the
-    smallest of four gains, for each way of using sets. A card of a set rank with no
-    neighbour in its suit is in no run: keeping it out of the set adds its value and at
-    most wins it back as the discard, so those set choices are not tried; and discarding
-    one card of a rank of four still leaves a set, so after the whole rank the best gain
-    is at most 0.
-
-    ``s0`` .. ``s3``, when given, are the mask's four 13-bit suit masks (``mask & SUIT_MASK``,
-    ``mask >> 13 & SUIT_MASK``, ...), for a caller that has them already: the engine's discard
-    turn splits the hand once for its discards and this.
-
-    >>> from ginrummy.cards import CardSet
-    >>> min_deadwood_after_discard(CardSet.parse('As 2s 3s 4h 5h 6h 7c 7d 7s Kc Qd').mask)
-    10
-    """
-    if s0 < 0:
-        s0 = mask & SUIT_MASK
-        s1 = mask >> 13 & SUIT_MASK
-        s2 = mask >> 26 & SUIT_MASK
-        s3 = mask >> 39
-    p = s0 & s1
-    q = s2 & s3
-    t = p & (s2 | s3) | q & (s0 | s1)
-    if not t:
-        gain = DISCARD_GAIN
-        g = gain[s0]
-        x = gain[s1]
-        if x < g:
-            g = x
-        x = gain[s2]
-        if x < g:
-            g = x
-        x = gain[s3]
-        if x < g:
-            g = x
-        table = RUN_DEAD
-        return table[s0] + table[s1] + table[s2] + table[s3] + g
-    if _SEVERAL[t]:
-        if _TWO[t]:
-            return _after_discard_two(s0, s1, s2, s3, t, p & q)
-        return _after_discard_several(mask, t)
-    dg = _DEAD_GAIN
-    # The suits without the set rank's cards (c_j, h_j), read from a table: no new ints.
-    w = _DG_WITHOUT[t]
-    c0, h0 = w[s0]
-    c1, h1 = w[s1]
-    c2, h2 = w[s2]
-    c3, h3 = w[s3]
-    if p & q:
-        # A rank of four, taken whole: the four cards leave their suits.
-        m01 = h0 if h0 < h1 else h1
-        m23 = h2 if h2 < h3 else h3
-        h = m01 if m01 < m23 else m23
-        whole = c0 + c1 + c2 + c3
-        best = whole + h if h < 0 else whole
-        if not mask & _NEIGHBOUR_CARDS[t]:
-            return best
-        # Three to the set and the card of suit j kept for its runs (suit j whole again:
-        # a_j, g_j), where that card has a neighbour; no set at all only where two cards
-        # have one (with three cards in no run it is worse than keeping just the fourth).
-        nb = _NEIGHBOURS[t]
-        near = 0
-        if s0 & nb:
-            near = 1
-            a, g = dg[s0]
-            o = h1 if h1 < m23 else m23
-            v = whole - c0 + a + (g if g < o else o)
-            if v < best:
-                best = v
-        if s1 & nb:
-            near += 1
-            a, g = dg[s1]
-            o = h0 if h0 < m23 else m23
-            v = whole - c1 + a + (g if g < o else o)
-            if v < best:
-                best = v
-        if s2 & nb:
-            near += 1
-            a, g = dg[s2]
-            o = m01 if m01 < h3 else h3
-            v = whole - c2 + a + (g if g < o else o)
-            if v < best:
-                best = v
-        if s3 & nb:
-            near += 1
-            a, g = dg[s3]
-            o = m01 if m01 < h2 else h2
-            v = whole - c3 + a + (g if g < o else o)
-            if v < best:
-                best = v
-        if near > 1:
-            v = _runs_after_discard(s0, s1, s2, s3)
-            if v < best:
-                best = v
-        return best
-    # A rank of three: the set (its cards leave their suits), or no set.
-    if h1 < h0:
-        h0 = h1
-    if h3 < h2:
-        h2 = h3
-    v = c0 + c1 + c2 + c3 + (h0 if h0 < h2 else h2)
-    a0, g0 = dg[s0]
-    a1, g1 = dg[s1]
-    a2, g2 = dg[s2]
-    a3, g3 = dg[s3]
-    if g1 < g0:
-        g0 = g1
-    if g3 < g2:
-        g2 = g3
-    best = a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
-    return v if v < best else best
-
-
-#: Per 13-bit mask of set ranks: True where it holds exactly two.
-_TWO: Final = tuple(m.bit_count() == 2 for m in range(1 << 13))
-
-
-def _rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) -> list[tuple[int, int, int, int, bool]]:
-    """The ways to use a rank of four (its bit ``b``) in a search over two set ranks: per way,
-    ``u`` for each suit whose card of the rank goes into the set (else 0), and whether the
-    way takes the rank whole with ``prune``. All four, no set, and three leaving the card of
-    one suit; with ``prune`` (the search after a discard: after the whole rank the best gain
-    is at most 0, one of the four may go) the last two only where such a card has a
-    neighbour in its suit, for the reasons given in ``min_deadwood_after_discard``."""
-    ways = [(u, u, u, u, prune)]
-    nb = _NEIGHBOURS[b] if prune else SUIT_MASK
-    if s0 & nb:
-        ways.append((0, u, u, u, False))
-    if s1 & nb:
-        ways.append((u, 0, u, u, False))
-    if s2 & nb:
-        ways.append((u, u, 0, u, False))
-    if s3 & nb:
-        ways.append((u, u, u, 0, False))
-    if len(ways) > 1:
-        ways.append((0, 0, 0, 0, False))
-    return ways
-
-
-#: The ways to use a rank of three in a search over two set ranks (as ``_rank_ways``): no
-#: set, or the set (a suit without the rank's card reads the same either way).
-_THREE_WAYS: Final = (((0, 0, 0, 0, False), (1, 1, 1, 1, False)), ((0, 0, 0, 0, False), (2, 2, 2, 2, False)))
-
-
-def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> int:
-    """``min_deadwood_after_discard`` for two set ranks (bits ``t``; ``fours``: those of four
-    cards), the commonest several-sets hand. Each suit's values are read four ways from the
-    tables (with both ranks' cards, without the lower rank's, without the higher's, without
-    both: index 1 for the lower rank taken out plus 2 for the higher), and each way to use
-    the ranks picks one per suit: no 52-bit masks per choice."""
-    b = t & -t
-    c = t ^ b
-    dg = _DEAD_GAIN
-    wb = _DG_WITHOUT[b]
-    wc = _DG_WITHOUT[c]
-    k = SUIT_MASK ^ t
-    v0 = (dg[s0], wb[s0], wc[s0], dg[s0 & k])
-    v1 = (dg[s1], wb[s1], wc[s1], dg[s1 & k])
-    v2 = (dg[s2], wb[s2], wc[s2], dg[s2 & k])
-    v3 = (dg[s3], wb[s3], wc[s3], dg[s3 & k])
-    best = NO_DISCARD
-    if not fours:
-        # Two ranks of three: no set, either, or both; every suit reads the same way.
-        for i in (0, 1, 2, 3):
-            a0, g0 = v0[i]
-            a1, g1 = v1[i]
-            a2, g2 = v2[i]
-            a3, g3 = v3[i]
-            if g1 < g0:
-                g0 = g1
-            if g3 < g2:
-                g2 = g3
-            if g2 < g0:
-                g0 = g2
-            v = a0 + a1 + a2 + a3 + g0
-            if v < best:
-                best = v
-        return best
-    first = _rank_ways(s0, s1, s2, s3, b, 1, True) if fours & b else _THREE_WAYS[0]
-    second = _rank_ways(s0, s1, s2, s3, c, 2, True) if fours & c else _THREE_WAYS[1]
-    for x0, x1, x2, x3, fx in first:
-        for y0, y1, y2, y3, fy in second:
-            a0, g0 = v0[x0 + y0]
-            a1, g1 = v1[x1 + y1]
-            a2, g2 = v2[x2 + y2]
-            a3, g3 = v3[x3 + y3]
-            if g1 < g0:
-                g0 = g1
-            if g3 < g2:
-                g2 = g3
-            if g2 < g0:
-                g0 = g2
-            if g0 > 0 and (fx or fy):
-                g0 = 0
-            v = a0 + a1 + a2 + a3 + g0
-            if v < best:
-                best = v
-    return best
-
-
-def _runs_after_discard(s0: int, s1: int, s2: int, s3: int) -> int:
-    """Runs-only deadwood of four suit masks after the best discard."""
-    dg = _DEAD_GAIN
-    a0, g0 = dg[s0]
-    a1, g1 = dg[s1]
-    a2, g2 = dg[s2]
-    a3, g3 = dg[s3]
-    if g1 < g0:
-        g0 = g1
-    if g3 < g2:
-        g2 = g3
-    return a0 + a1 + a2 + a3 + (g0 if g0 < g2 else g2)
-
-
-#: Marks a union of sets holding a whole rank of four (bit 52, outside every hand): after it
-#: the hand may discard one of the four and keep a set, so its best gain is at most 0.
-_FOUR_FLAG: Final = 1 << 52
-
-
-def _after_discard_several(mask: int, t: int) -> int:
-    """``min_deadwood_after_discard`` for several set ranks (bits ``t``).
-
-    Each union of one choice per rank is tried: a rank of three is in a set or not; a rank
-    of four is taken whole (flagged), and only where some card of it has a neighbour in its
-    suit also not at all or as three leaving such a card to its runs (the reasons are in
-    ``min_deadwood_after_discard``). Masks with more than four set ranks (30 cards or so)
-    try every union of sets instead, lazily.
-    """
-    if t.bit_count() > 4:
-        return _after_discard_over(mask, _set_unions(mask, t))
-    near = (mask << 1 | mask >> 1) & mask
-    unions = [0]
-    while t:
-        low = t & -t
-        t ^= low
-        full = mask & RANK_MASK * low
-        if full.bit_count() == 3:
-            unions += [u | full for u in unions]
-            continue
-        x = full & near
-        full |= _FOUR_FLAG
-        if not x:
-            unions = [u | full for u in unions]
-            continue
-        opts = [0, full]
-        while x:
-            b = x & -x
-            x ^= b
-            opts.append(full ^ b ^ _FOUR_FLAG)
-        unions = [u | o for u in unions for o in opts]
-    return _after_discard_over(mask, unions)
-
-
-def _after_discard_over(mask: int, unions: Iterable[int]) -> int:
-    """``min_deadwood_after_discard`` over explicit set unions (flagged as above)."""
-    dg = _DEAD_GAIN
-    best = NO_DISCARD
-    for used in unions:
-        r = mask & ~used
-        a0, g0 = dg[r & SUIT_MASK]
-        a1, g1 = dg[r >> 13 & SUIT_MASK]
-        a2, g2 = dg[r >> 26 & SUIT_MASK]
-        a3, g3 = dg[r >> 39 & SUIT_MASK]
-        if g1 < g0:
-            g0 = g1
-        if g3 < g2:
-            g2 = g3
-        if g2 < g0:
-            g0 = g2
-        if g0 > 0 and used & _FOUR_FLAG:
-            g0 = 0
-        v = a0 + a1 + a2 + a3 + g0
-        if v < best:
-            best = v
-    return best
-
-
-def _build_discard_lists() -> tuple[tuple[tuple[Card, ...], ...], ...]:
-    """Per suit and suit mask, the cards of ``DISCARD_CARDS`` as a ready tuple.
-
-    Turning a mask into a card list costs more than the whole table search, and almost
-    always the best discards lie in one suit; only 147 distinct tuples exist.
-    """
-    shared: dict[tuple[int, int], tuple[Card, ...]] = {}
-    out = []
-    for suit in range(4):
-        row = []
-        for found in DISCARD_CARDS:
-            key = (suit, found)
-            if key not in shared:
-                shared[key] = tuple(cards_of(found << (13 * suit)))
-            row.append(shared[key])
-        out.append(tuple(row))
-    return tuple(out)
-
-
-_D0, _D1, _D2, _D3 = _build_discard_lists()
-
-
-def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
-    """The least deadwood after one discard and every discard that reaches it.
-
-    ``exclude`` is a mask of cards that may not be discarded (the card just taken from
-    the discard pile). Like ``min_deadwood_after_discard``, it reads each suit's best
-    removal from tables (``DISCARD_CARDS`` holds all tied cards of a suit at once)
-    instead of computing the deadwood of every 10-card remainder.
-
-    >>> from ginrummy.cards import CardSet
-    >>> d, cards = best_discards(CardSet.parse('As 2s 3s 4h 5h 6h 7c 7d 7s Kc Qd').mask)
-    >>> d, [card_str(c) for c in cards]
-    (10, ['Qd', 'Kc'])
-    """
-    if exclude and mask & exclude:
-        # Usually some best discard of the whole hand is allowed: then the best value is
-        # the same and the answer is those discards without the excluded cards. Only when
-        # every best discard is excluded does the search run again card by card.
-        value, cards = best_discards(mask)
-        if len(cards) == 1:
-            if not exclude >> cards[0] & 1:
-                return value, cards
-        else:
-            kept = [c for c in cards if not exclude >> c & 1]
-            if kept:
-                return value, kept
-        return _best_discards_over(mask, exclude, _set_unions(mask, _triple_ranks(mask)))
-    s0 = mask & SUIT_MASK
-    s1 = mask >> 13 & SUIT_MASK
-    s2 = mask >> 26 & SUIT_MASK
-    s3 = mask >> 39
-    p = s0 & s1
-    q = s2 & s3
-    t = p & (s2 | s3) | q & (s0 | s1)
-    if t:
-        if _SEVERAL[t]:
-            if _TWO[t]:
-                return _best_discards_two(s0, s1, s2, s3, t, p & q)
-            return _best_discards_over(mask, exclude, _set_unions(mask, t))
-        if p & q:
-            # (No card of the mask is excluded here.)
-            return _best_discards_four(s0, s1, s2, s3, t)
-    dg = _DEAD_GAIN
-    a0, g0 = dg[s0]
-    a1, g1 = dg[s1]
-    a2, g2 = dg[s2]
-    a3, g3 = dg[s3]
-    g = g0
-    if g1 < g:
-        g = g1
-    if g2 < g:
-        g = g2
-    if g3 < g:
-        g = g3
-    value = a0 + a1 + a2 + a3 + g
-    if t:
-        # One set rank with three cards: also try the set taken whole (each suit's values
-        # without the rank's card from a table; the suit masks without it made only for the
-        # suits that hold a best discard).
-        w = _DG_WITHOUT[t]
-        c0, h0 = w[s0]
-        c1, h1 = w[s1]
-        c2, h2 = w[s2]
-        c3, h3 = w[s3]
-        h = h0
-        if h1 < h:
-            h = h1
-        if h2 < h:
-            h = h2
-        if h3 < h:
-            h = h3
-        other = c0 + c1 + c2 + c3 + h
-        if other == value:
-            # Both choices tie: the answer is every card either one reaches.
-            return _best_discards_over(mask, 0, [0, mask & t * RANK_MASK])
-        if other < value:
-            k = SUIT_MASK ^ t
-            out = list(_D0[s0 & k]) if h0 == h else []
-            if h1 == h:
-                out += _D1[s1 & k]
-            if h2 == h:
-                out += _D2[s2 & k]
-            if h3 == h:
-                out += _D3[s3 & k]
-            return other, out
-    # The ready-made card tuples of the suits that reach the best gain, in suit order (so
-    # lowest card first): no mask of cards to build and take apart.
-    out = list(_D0[s0]) if g0 == g else []
-    if g1 == g:
-        out += _D1[s1]
-    if g2 == g:
-        out += _D2[s2]
-    if g3 == g:
-        out += _D3[s3]
-    return value, out
-
-
-def _best_discards_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> tuple[int, list[Card]]:
-    """``best_discards`` (nothing excluded) for two set ranks (bits ``t``; ``fours``: those of
-    four cards): every way to use them (as ``_set_unions``); the least deadwood and every
-    discard that reaches it under any way."""
-    b = t & -t
-    c = t ^ b
-    k = SUIT_MASK ^ t
-    dg = _DEAD_GAIN
-    cards = DISCARD_CARDS
-    best = NO_DISCARD
-    if not fours:
-        # Two ranks of three: no set, either set, or both, each suit without the sets' bits.
-        found = 0
-        for m in (SUIT_MASK, SUIT_MASK ^ b, SUIT_MASK ^ c, k):
-            p0 = s0 & m
-            p1 = s1 & m
-            p2 = s2 & m
-            p3 = s3 & m
-            a0, x0 = dg[p0]
-            a1, x1 = dg[p1]
-            a2, x2 = dg[p2]
-            a3, x3 = dg[p3]
-            g = x0
-            if x1 < g:
-                g = x1
-            if x2 < g:
-                g = x2
-            if x3 < g:
-                g = x3
-            v = a0 + a1 + a2 + a3 + g
-            if v > best or g >= NO_DISCARD:
-                continue
-            got = cards[p0] if x0 == g else 0
-            if x1 == g:
-                got |= cards[p1] << 13
-            if x2 == g:
-                got |= cards[p2] << 26
-            if x3 == g:
-                got |= cards[p3] << 39
-            if v < best:
-                best, found = v, got
-            else:
-                found |= got
-        return best, cards_of(found)
-    # A rank of four among them: up to 36 ways, so each suit's values are read four ways from
-    # the tables first (as in ``_after_discard_two``) and each way picks one per suit; a
-    # suit's cards are found only for the ways that tie the best.
-    wb = _DG_WITHOUT[b]
-    wc = _DG_WITHOUT[c]
-    v0 = (dg[s0], wb[s0], wc[s0], dg[s0 & k])
-    v1 = (dg[s1], wb[s1], wc[s1], dg[s1 & k])
-    v2 = (dg[s2], wb[s2], wc[s2], dg[s2 & k])
-    v3 = (dg[s3], wb[s3], wc[s3], dg[s3 & k])
-    first = _rank_ways(s0, s1, s2, s3, b, 1, False) if fours & b else _THREE_WAYS[0]
-    second = _rank_ways(s0, s1, s2, s3, c, 2, False) if fours & c else _THREE_WAYS[1]
-    wins: list[tuple[int, int, int, int, int, int, int, int, int]] = []
-    for x0, x1, x2, x3, _ in first:
-        for y0, y1, y2, y3, _ in second:
-            i0 = x0 + y0
-            i1 = x1 + y1
-            i2 = x2 + y2
-            i3 = x3 + y3
-            a0, g0 = v0[i0]
-            a1, g1 = v1[i1]
-            a2, g2 = v2[i2]
-            a3, g3 = v3[i3]
-            g = g0
-            if g1 < g:
-                g = g1
-            if g2 < g:
-                g = g2
-            if g3 < g:
-                g = g3
-            v = a0 + a1 + a2 + a3 + g
-            if v > best or g >= NO_DISCARD:
-                continue
-            if v < best:
-                best = v
-                wins = []
-            wins.append((g, g0, g1, g2, g3, i0, i1, i2, i3))
-    # The suit mask of each reading: with both ranks' cards, without b's, without c's, without both.
-    keep = (SUIT_MASK, SUIT_MASK ^ b, SUIT_MASK ^ c, k)
-    f0 = f1 = f2 = f3 = 0
-    for g, g0, g1, g2, g3, i0, i1, i2, i3 in wins:
-        if g0 == g:
-            f0 |= cards[s0 & keep[i0]]
-        if g1 == g:
-            f1 |= cards[s1 & keep[i1]]
-        if g2 == g:
-            f2 |= cards[s2 & keep[i2]]
-        if g3 == g:
-            f3 |= cards[s3 & keep[i3]]
-    return best, cards_of(f0 | f1 << 13 | f2 << 26 | f3 << 39)
-
-
-def _best_discards_four(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int, list[Card]]:
-    """``best_discards`` for one set rank of four (bit ``t`` in every suit): the six ways to
-    use it (no set, all four, three leaving the card of one suit), each suit's values read
-    from the tables with or without that card, the least deadwood and its discards kept."""
-    dg = _DEAD_GAIN
-    w = _DG_WITHOUT[t]
-    a0, g0 = dg[s0]
-    a1, g1 = dg[s1]
-    a2, g2 = dg[s2]
-    a3, g3 = dg[s3]
-    c0, h0 = w[s0]
-    c1, h1 = w[s1]
-    c2, h2 = w[s2]
-    c3, h3 = w[s3]
-    q0 = s0 ^ t
-    q1 = s1 ^ t
-    q2 = s2 ^ t
-    q3 = s3 ^ t
-    whole = c0 + c1 + c2 + c3
-    choices = (
-        (s0, s1, s2, s3, a0 + a1 + a2 + a3, g0, g1, g2, g3),
-        (q0, q1, q2, q3, whole, h0, h1, h2, h3),
-        (s0, q1, q2, q3, whole - c0 + a0, g0, h1, h2, h3),
-        (q0, s1, q2, q3, whole - c1 + a1, h0, g1, h2, h3),
-        (q0, q1, s2, q3, whole - c2 + a2, h0, h1, g2, h3),
-        (q0, q1, q2, s3, whole - c3 + a3, h0, h1, h2, g3),
-    )
-    cards = DISCARD_CARDS
-    best = NO_DISCARD
-    found = 0
-    for p0, p1, p2, p3, d, x0, x1, x2, x3 in choices:
-        g = x0
-        if x1 < g:
-            g = x1
-        if x2 < g:
-            g = x2
-        if x3 < g:
-            g = x3
-        v = d + g
-        if v > best or g >= NO_DISCARD:
-            continue
-        got = cards[p0] if x0 == g else 0
-        if x1 == g:
-            got |= cards[p1] << 13
-        if x2 == g:
-            got |= cards[p2] << 26
-        if x3 == g:
-            got |= cards[p3] << 39
-        if v < best:
-            best, found = v, got
-        else:
-            found |= got
-    return best, cards_of(found)
-
-
-def _best_discards_over(mask: int, exclude: int, unions: Iterable[int]) -> tuple[int, list[Card]]:
-    """``best_discards`` over explicit set unions, honouring ``exclude`` card by card."""
-    table = RUN_DEAD
-    gain = DISCARD_GAIN
-    cards = DISCARD_CARDS
-    best = NO_DISCARD
-    found = 0
-    if not exclude:
-        # The common case (several set ranks, or a rank of four): four gains per union.
-        for used in unions:
-            r = mask & ~used
-            p0 = r & SUIT_MASK
-            p1 = r >> 13 & SUIT_MASK
-            p2 = r >> 26 & SUIT_MASK
-            p3 = r >> 39
-            g0 = gain[p0]
-            g1 = gain[p1]
-            g2 = gain[p2]
-            g3 = gain[p3]
-            g = g0
-            if g1 < g:
-                g = g1
-            if g2 < g:
-                g = g2
-            if g3 < g:
-                g = g3
-            v = table[p0] + table[p1] + table[p2] + table[p3] + g
-            if v > best or g >= NO_DISCARD:
-                continue
-            got = cards[p0] if g0 == g else 0
-            if g1 == g:
-                got |= cards[p1] << 13
-            if g2 == g:
-                got |= cards[p2] << 26
-            if g3 == g:
-                got |= cards[p3] << 39
-            if v < best:
-                best, found = v, got
-            else:
-                found |= got
-        return best, cards_of(found)
-    for used in unions:
-        r = mask & ~used
-        parts = (r & SUIT_MASK, r >> 13 & SUIT_MASK, r >> 26 & SUIT_MASK, r >> 39)
-        total = table[parts[0]] + table[parts[1]] + table[parts[2]] + table[parts[3]]
-        for i in range(4):
-            p = parts[i]
-            if not p:
-                continue
-            banned = exclude >> (13 * i) & p
-            if not banned:
-                v = total + gain[p]
-                got = cards[p]
-            else:
-                q = p ^ banned
-                base = total - table[p]
-                v = NO_DISCARD
-                got = 0
-                while q:
-                    low = q & -q
-                    q ^= low
-                    w = base + table[p ^ low]
-                    if w < v:
-                        v, got = w, low
-                    elif w == v:
-                        got |= low
-                if not got:
-                    continue
-            if v < best:
-                best, found = v, got << (13 * i)
-            elif v == best:
-                found |= got << (13 * i)
-    return best, cards_of(found)
-
-
 def deadwood_cards(mask: int, melds: Sequence[int]) -> int:
     """The cards of a mask outside the given melds."""
     used = 0
@@ -1238,15 +594,14 @@ def melds_in(mask: int) -> list[int]:
         out.extend(_SETS_IN[mask & RANK_MASK * low])
     runs = _RUNS_IN
     out.extend(runs[s0])
-    r = runs[s1]
-    if r:
-        out.extend([x << 13 for x in r])
-    r = runs[s2]
-    if r:
-        out.extend([x << 26 for x in r])
-    r = runs[s3]
-    if r:
-        out.extend([x << 39 for x in r])
+    # Loops, not comprehensions: a comprehension is a call with its own frame on 3.11, more
+    # than the one to three runs a suit holds cost to shift.
+    for x in runs[s1]:
+        out.append(x << 13)
+    for x in runs[s2]:
+        out.append(x << 26)
+    for x in runs[s3]:
+        out.append(x << 39)
     return out
 
 
@@ -1312,15 +667,12 @@ __all__ = [
     "RUN_DEAD",
     "arrangements",
     "best_arrangement",
-    "best_discards",
     "deadwood",
     "deadwood_cards",
-    "discards_within",
     "is_meld",
     "is_set",
     "joins_meld",
     "meld_str",
     "melds_in",
-    "min_deadwood_after_discard",
     "points",
 ]

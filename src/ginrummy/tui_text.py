@@ -15,9 +15,10 @@ from rich.markup import escape
 
 from .actions import Action, Kind
 from .cards import card_str, cards_of, parse_card
+from .discard_search import min_deadwood_after_discard
 from .events import Event, Phase
 from .layout import LAYOUT_PHASES, layout_action, layout_outcomes
-from .melds import best_arrangement, deadwood, is_set, min_deadwood_after_discard, points
+from .melds import best_arrangement, deadwood, is_set, points
 from .observation import SeatView
 from .rules import Rules
 

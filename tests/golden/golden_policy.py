@@ -8,11 +8,12 @@ the least deadwood; the layout phases use ``Hand.auto_layout()`` / ``Hand.auto_d
 from __future__ import annotations
 
 from ginrummy.actions import Action, Kind
+from ginrummy.discard_search import best_discards
 from ginrummy.events import Phase
 from ginrummy.game import Game
 from ginrummy.hand import Hand
 from ginrummy.match import Match
-from ginrummy.melds import best_discards, deadwood
+from ginrummy.melds import deadwood
 from ginrummy.rules import Rules
 
 

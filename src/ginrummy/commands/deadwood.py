@@ -6,8 +6,9 @@ import argparse
 import json
 
 from ..cards import card_str, cards_of, mask_of, parse_cards
+from ..discard_search import best_discards
 from ..errors import NotationError
-from ..melds import best_arrangement, best_discards
+from ..melds import best_arrangement
 
 
 def configure(p: argparse.ArgumentParser) -> None:

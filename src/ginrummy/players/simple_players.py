@@ -29,9 +29,10 @@ from random import Random as _Random
 
 from ..actions import BIG_GIN, DISCARD_ACTIONS, PASS, PILE, STOCK, Action, Kind
 from ..cards import CARD_VALUES, mask_value
+from ..discard_search import best_discards, min_deadwood_after_discard
 from ..events import Phase
 from ..layout import LAYOUT_PHASES, knocker_layout, layout_action, layout_limit
-from ..melds import arrangements, best_discards, deadwood, joins_meld, min_deadwood_after_discard
+from ..melds import arrangements, deadwood, joins_meld
 from ..observation import SeatView
 from .base import Player
 
@@ -169,13 +170,6 @@ def _allowed(view: SeatView) -> tuple[int, dict[int, Action], bool]:
     return allowed, knocks, big_gin
 
 
-def _can_take(legal: Sequence[Action]) -> bool:
-    for a in legal:
-        if a.kind is _K_PILE:
-            return True
-    return False
-
-
 class _RulePlayer(Player):
     """Shared dispatch: layout phases go to the default layout, the rest to three rules."""
 
@@ -183,16 +177,23 @@ class _RulePlayer(Player):
         p = view.phase
         if p is _P_DISCARD:
             return self.discard(view)
-        if p is _P_DRAW or p is _P_OFFER:
-            # Take the top discard if allowed and wanted (asked only when it may be taken: the
-            # rules' ``wants`` have no side effects), else this phase's refusal.
+        if p is _P_DRAW or p is _P_OFFER or p is _P_LAST_CHANCE:
+            # Whether the top discard may be taken: a pile take among the legal actions (read
+            # here, not through a helper: a call per draw). In the last chance PILE is legal
+            # only when the card lets this seat knock or go gin.
+            can_take = False
+            for a in view.legal:
+                if a.kind is _K_PILE:
+                    can_take = True
+                    break
+            if p is _P_LAST_CHANCE:
+                return PILE if can_take and self.takes_last_chance(view) else PASS
+            # Take it if allowed and wanted (asked only when it may be taken: the rules'
+            # ``wants`` have no side effects), else this phase's refusal.
             pile = view.pile
-            if pile and _can_take(view.legal) and self.wants(view, pile[-1]):
+            if pile and can_take and self.wants(view, pile[-1]):
                 return PILE
             return PASS if p is _P_OFFER else STOCK
-        if p is _P_LAST_CHANCE:
-            # PILE is legal only when the card lets this seat knock or go gin.
-            return PILE if _can_take(view.legal) and self.takes_last_chance(view) else PASS
         if p in LAYOUT_PHASES:
             return layout_action(view, self.knocker_plan)
         raise ValueError(f"{self.name} cannot act in phase {p.value}")
@@ -216,8 +217,17 @@ class _RulePlayer(Player):
         """The highest-value card of ``cards``; a tie is broken by this player's seeded RNG."""
         if len(cards) == 1:
             return cards[0]
-        top = max(map(CARD_VALUES.__getitem__, cards))
-        ties = [c for c in cards if CARD_VALUES[c] == top]
+        # One pass (no max over a map, no comprehension: both cost more on two or three cards).
+        values = CARD_VALUES
+        top = -1
+        ties: list[int] = []
+        for c in cards:
+            v = values[c]
+            if v > top:
+                top = v
+                ties = [c]
+            elif v == top:
+                ties.append(c)
         return ties[0] if len(ties) == 1 else self.rng.choice(ties)
 
     def _pick(self, cards: Sequence[int], key: Mapping[int, tuple[int, ...]]) -> int:

@@ -7,8 +7,9 @@ from typing import Any
 
 from ..actions import Action, Kind
 from ..cards import card_str, cards_of
+from ..discard_search import min_deadwood_after_discard
 from ..events import Phase
-from ..melds import best_arrangement, deadwood, min_deadwood_after_discard, points
+from ..melds import best_arrangement, deadwood, points
 from ..observation import SeatView
 from ..rules import Rules
 from ..scoresheet import Ledger

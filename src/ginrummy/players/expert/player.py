@@ -22,9 +22,10 @@ from typing import TYPE_CHECKING
 
 from ...actions import DONE, Action, Kind
 from ...cards import CARD_VALUES, card_str, cards_of
+from ...discard_search import min_deadwood_after_discard
 from ...events import Phase
 from ...layout import layoff_targets, layout_action, layout_limit
-from ...melds import deadwood, min_deadwood_after_discard
+from ...melds import deadwood
 from ..base import Player
 from .knock import arrangement, knock_ev, wait_ev, wait_margin
 from .params import ExpertParams

@@ -16,7 +16,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...cards import CARD_VALUES, SUIT_MASK, cards_of
-from ...melds import best_arrangement, deadwood, deadwood_cards, joins_meld, min_deadwood_after_discard
+from ...discard_search import min_deadwood_after_discard
+from ...melds import best_arrangement, deadwood, deadwood_cards, joins_meld
 from ..equity import points_equivalent
 from .knock import _caught, _undercut_weight
 from .knowledge import (
