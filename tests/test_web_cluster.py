@@ -197,9 +197,13 @@ def test_a_game_of_three_or_four_with_its_players_on_two_instances(
                 break
             moved = [(s, s.state["seq"], s.state["game"]["ready"], s.refused) for s in seats.values() if s.move()]
             if not moved:
+                # Nobody's last state shows a move of theirs: read what each socket has had since. A
+                # quiet socket is given a moment only, so that the next mover, whose new state is
+                # already there, reads it at once (a long wait on each quiet seat made most of the
+                # test's time).
                 for s in seats.values():
                     try:
-                        s.next_state(timeout=0.3)
+                        s.next_state(timeout=0.02)
                     except TimeoutError:
                         pass
                 continue
