@@ -2,7 +2,8 @@
 
 One person with computer players at three and at four (the four-player deal's two tables play at
 once), and two people at a three- and at a four-player table, each in a browser context of their
-own with their own link. Short targets keep each game to a few hands.
+own with their own link. Short targets keep each game to a few hands; the games with computers
+alone deal at random, the two people's and the Hollywood sheet's the quick deals (``QUICK_DEALS``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_chromium import MARKS, launch, serve, wait_until
+from e2e_chromium import MARKS, free_port, launch, serve, start_server, wait_until
 from playwright import sync_api
 
 pytestmark = MARKS
@@ -21,6 +22,35 @@ pytestmark = MARKS
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve(tmp_path_factory, "seated")
+
+
+#: Quick deals for the tests whose point is not the play (the friend's link, the Hollywood sheet),
+#: whoever the seats are, person or computer: at each table the player dealt first knocks, or goes
+#: gin, at their first discard. The first two hands (a deal of three players' games, the first deal of
+#: four) are knocks won by 4 points, under every target here, so a game has a second deal and its
+#: "Next hand"; then in turn a gin and a knock against a hand of no melds (at the two tables of a
+#: four-player deal one team always scores more).
+MELDED = "As 2s 3s 4h 5h 6h 7c 8c 9c"
+CLOSE = "Kd Qd Jd Th Tc Ts 5s 5d 5c 6d"  # 6 deadwood, nothing to lay off on MELDED
+JUNK = "Kc Qd Jh Ts 9h 8d 6s 5c 3d Kh"  # no meld, nothing to lay off on MELDED
+QUICK_DEALS = [
+    {"first": MELDED + " 2d", "second": CLOSE, "upcard": "Qc", "stock": "Js"},  # a knock with 2 against 6
+    {"first": MELDED + " 2d", "second": CLOSE, "upcard": "Qc", "stock": "Js"},
+    *[{"first": MELDED + (" Tc" if i % 2 == 0 else " 2d"), "second": JUNK, "upcard": "Qc", "stock": "Js"}
+      for i in range(60)],  # a gin, then a knock with 2 against 81
+]
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server dealing ``QUICK_DEALS`` (``fixed_deck_server.py``), on a database of its own."""
+    port = free_port()
+    proc = start_server(port, tmp_path_factory.mktemp("quick") / "quick.sqlite3", deals=QUICK_DEALS)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        proc.terminate()
+        proc.wait(10)
 
 
 @pytest.fixture(scope="module")
@@ -212,8 +242,11 @@ def test_four_players_one_person_and_three_computers(server: str, browser: Any) 
     (4, ["human", "simple", "simple"], {"team_target": 10}),  # the friend plays for the other team
 ], ids=["three", "four"])
 def test_two_people_each_by_their_own_link(
-    server: str, browser: Any, players: int, seats: list[str], rules: dict[str, int]
+    quick_server: str, browser: Any, players: int, seats: list[str], rules: dict[str, int]
 ) -> None:
+    """The friend's link, their name, and both people playing to the game's end (on the quick deals:
+    the two games with computers above play random ones)."""
+    server = quick_server
     ctx_a, ctx_b = browser.new_context(), browser.new_context()
     a = ctx_a.new_page()
     errors: list[str] = []
@@ -253,10 +286,13 @@ def test_two_people_each_by_their_own_link(
 
 
 @pytest.mark.parametrize(("players", "rules"), [(3, {"target": 5}), (4, {"team_target": 5})], ids=["three", "four"])
-def test_hollywood_sheet_at_three_and_four(server: str, browser: Any, players: int, rules: dict[str, int]) -> None:
-    """Hollywood with three players or two teams: three games side by side, a column per player or team."""
+def test_hollywood_sheet_at_three_and_four(quick_server: str, browser: Any, players: int, rules: dict[str, int]) -> None:
+    """Hollywood with three players or two teams: three games side by side, a column per player or
+    team. The quick deals score every hand in a few moves: the sheet is the point, not the play."""
     import json
     import urllib.request
+
+    server = quick_server
 
     body = {"players": players, "seats": ["simple"] * (players - 1),
             "rules": {"preset": "classic", "overrides": {"hollywood": True, **rules}}}
