@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_chromium import MARKS, free_port, launch, serve, start_server, wait_until
+from e2e_chromium import MARKS, QUICK_DEALS, launch, serve, wait_until
 from playwright import sync_api
 
 pytestmark = MARKS
@@ -24,33 +24,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve(tmp_path_factory, "seated")
 
 
-#: Quick deals for the tests whose point is not the play (the friend's link, the Hollywood sheet),
-#: whoever the seats are, person or computer: at each table the player dealt first knocks, or goes
-#: gin, at their first discard. The first two hands (a deal of three players' games, the first deal of
-#: four) are knocks won by 4 points, under every target here, so a game has a second deal and its
-#: "Next hand"; then in turn a gin and a knock against a hand of no melds (at the two tables of a
-#: four-player deal one team always scores more).
-MELDED = "As 2s 3s 4h 5h 6h 7c 8c 9c"
-CLOSE = "Kd Qd Jd Th Tc Ts 5s 5d 5c 6d"  # 6 deadwood, nothing to lay off on MELDED
-JUNK = "Kc Qd Jh Ts 9h 8d 6s 5c 3d Kh"  # no meld, nothing to lay off on MELDED
-QUICK_DEALS = [
-    {"first": MELDED + " 2d", "second": CLOSE, "upcard": "Qc", "stock": "Js"},  # a knock with 2 against 6
-    {"first": MELDED + " 2d", "second": CLOSE, "upcard": "Qc", "stock": "Js"},
-    *[{"first": MELDED + (" Tc" if i % 2 == 0 else " 2d"), "second": JUNK, "upcard": "Qc", "stock": "Js"}
-      for i in range(60)],  # a gin, then a knock with 2 against 81
-]
-
-
 @pytest.fixture(scope="module")
 def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A server dealing ``QUICK_DEALS`` (``fixed_deck_server.py``), on a database of its own."""
-    port = free_port()
-    proc = start_server(port, tmp_path_factory.mktemp("quick") / "quick.sqlite3", deals=QUICK_DEALS)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    yield from serve(tmp_path_factory, "quick", deals=QUICK_DEALS)
 
 
 @pytest.fixture(scope="module")
