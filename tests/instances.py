@@ -72,7 +72,8 @@ class Instance:
                 self.kill()
 
 
-def start_instance(db: str, log_dir: Path, *, delay: float = 0.0, name: str = "app", port: int | None = None) -> Instance:
+def spawn_instance(db: str, log_dir: Path, *, delay: float = 0.0, name: str = "app", port: int | None = None) -> Instance:
+    """Start ``ginrummy serve`` without waiting for it to listen (``wait_port``)."""
     port = port or free_port()
     log = log_dir / f"{name}-{port}.log"
     env = {**os.environ, "PYTHONPATH": str(SRC)}
@@ -82,8 +83,31 @@ def start_instance(db: str, log_dir: Path, *, delay: float = 0.0, name: str = "a
     ]
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-    wait_port(port, proc)
     return Instance(port, proc, log)
+
+
+def start_instance(db: str, log_dir: Path, *, delay: float = 0.0, name: str = "app", port: int | None = None) -> Instance:
+    instance = spawn_instance(db, log_dir, delay=delay, name=name, port=port)
+    try:
+        wait_port(instance.port, instance.proc)
+    except BaseException:
+        instance.stop()
+        raise
+    return instance
+
+
+def start_pair(db: str, log_dir: Path, *, delay: float = 0.0) -> tuple[Instance, Instance]:
+    """Two instances, ``a`` and ``b``, started side by side (each takes most of a second to listen)."""
+    a = spawn_instance(db, log_dir, delay=delay, name="a")
+    b = spawn_instance(db, log_dir, delay=delay, name="b")
+    try:
+        wait_port(a.port, a.proc)
+        wait_port(b.port, b.proc)
+    except BaseException:
+        a.stop()
+        b.stop()
+        raise
+    return a, b
 
 
 class Seat:

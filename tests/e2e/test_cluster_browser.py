@@ -15,7 +15,7 @@ from playwright import sync_api
 from test_browser import click_turn, hand_cards, page_seq, play_until_hand_end, start_game, wait_change
 
 from ginrummy.storage import Store
-from instances import free_port, start_instance
+from instances import free_port, start_instance, start_pair
 from proxy import remove, start_proxy
 
 pytestmark = MARKS
@@ -28,8 +28,7 @@ def browser() -> Iterator[object]:
 
 def test_a_friend_game_with_the_players_on_two_instances(pg_server: Any, browser: Any, tmp_path: Path) -> None:
     db = pg_server.fresh_url()
-    a = start_instance(db, tmp_path, delay=0.05, name="a")
-    b = start_instance(db, tmp_path, delay=0.05, name="b")
+    a, b = start_pair(db, tmp_path, delay=0.05)
     ctx_a, ctx_b = browser.new_context(), browser.new_context()
     try:
         pa = ctx_a.new_page()
