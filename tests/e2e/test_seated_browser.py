@@ -254,6 +254,7 @@ def test_two_people_each_by_their_own_link(
     assert a.evaluate("seatedMsg.seat") == 0 and b.evaluate("seatedMsg.seat") == 1
     seen = {"sat_out": 0, "other_table": 0}
     play_to_the_end([a, b], seen)
+    assert a.evaluate("seatedMsg.game.sheet.length") >= 2  # a second deal: both people's Next hand
     for p in (a, b):
         check_end(p, ["Bea"])
     assert not errors, errors
