@@ -203,9 +203,11 @@ def test_four_players_one_person_and_three_computers(server: str, browser: Any) 
     assert page.get_attribute("#step", "max") == str(moves)
     for at in range(1, moves + 1):
         page.keyboard.press("ArrowRight")
-        words = page.evaluate(f"data.hands.slice(0, 2).flatMap((h) => h.frames).find((f) => f.at === {at}).words")
-        moved = page.locator("#boards .felt.moved")
-        assert moved.count() == 1 and moved.locator(".turn").inner_text() == words
+        # The step's words, and the boards marked as moved with their turn lines, read in one go.
+        words, turns = page.evaluate(f"""() => [
+            data.hands.slice(0, 2).flatMap((h) => h.frames).find((f) => f.at === {at}).words,
+            [...document.querySelectorAll('#boards .felt.moved')].map((e) => e.querySelector('.turn').innerText)]""")
+        assert turns == [words], (at, turns, words)
     explain = page.inner_text("#explain")
     assert all(page.evaluate(f"data.hands[{i}].explain") in explain for i in (0, 1))
     assert page.inner_text("#commit").count("Table ") == 2
