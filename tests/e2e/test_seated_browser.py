@@ -180,7 +180,7 @@ def test_four_players_one_person_and_three_computers(server: str, browser: Any) 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    start(page, server, 4, ["simple", "simple", "simple"], {"team_target": 15})
+    start(page, server, 4, ["simple", "simple", "simple"], {"team_target": 10})
     page.wait_for_url("**/table/**")
     wait_until(page, "state !== null && state.players === 4")
     # Two tables play at once: this seat's own, and its partner's, seen only once its hand is over.
