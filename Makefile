@@ -44,8 +44,12 @@ lint: $(TEST_STAMP)
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
 
+# The suite on two workers (pytest-xdist), as many as CI's cores: most of its time is browsers,
+# servers and games waiting on each other, not one core's work. A test file stays on one worker, so
+# that a module's browser and server start once. TEST_WORKERS=0 runs it in this one process.
+TEST_WORKERS ?= 2
 unit: $(TEST_STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
 test: lint typecheck unit
 

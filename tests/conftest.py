@@ -247,14 +247,9 @@ def pg_db(pg_server):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def pair(pg_db, tmp_path):  # type: ignore[no-untyped-def]
     """Two real app instances (``ginrummy serve``, computer delay 0) on one PostgreSQL database."""
-    from instances import start_instance
+    from instances import start_pair
 
-    a = start_instance(pg_db, tmp_path, delay=0, name="a")
-    try:
-        b = start_instance(pg_db, tmp_path, delay=0, name="b")
-    except BaseException:
-        a.stop()
-        raise
+    a, b = start_pair(pg_db, tmp_path, delay=0)
     yield a, b
     a.stop()
     b.stop()

@@ -19,6 +19,7 @@ from websockets.sync.client import ClientConnection, connect
 from ginrummy.web import autoplay
 
 SRC = Path(__file__).resolve().parents[1] / "src"
+FIXED_DECK_SERVER = Path(__file__).resolve().parent / "e2e" / "fixed_deck_server.py"
 
 
 def free_port() -> int:
@@ -72,7 +73,12 @@ class Instance:
                 self.kill()
 
 
-def start_instance(db: str, log_dir: Path, *, delay: float = 0.0, name: str = "app", port: int | None = None) -> Instance:
+def spawn_instance(
+    db: str, log_dir: Path, *, delay: float = 0.0, name: str = "app", port: int | None = None,
+    deals: list[dict[str, str]] | None = None,
+) -> Instance:
+    """Start ``ginrummy serve`` without waiting for it to listen (``wait_port``); with ``deals``, the
+    app dealing those fixed hands instead (``e2e/fixed_deck_server.py``, its log at warning level)."""
     port = port or free_port()
     log = log_dir / f"{name}-{port}.log"
     env = {**os.environ, "PYTHONPATH": str(SRC)}
@@ -80,10 +86,37 @@ def start_instance(db: str, log_dir: Path, *, delay: float = 0.0, name: str = "a
         sys.executable, "-m", "ginrummy", "serve", "--db", db, "--port", str(port), "--compute", "thread",
         "--computer-delay", str(delay), "--log-level", "info",
     ]
+    if deals is not None:
+        cmd = [sys.executable, str(FIXED_DECK_SERVER), str(port), db, json.dumps(deals), str(delay)]
     with open(log, "wb") as out:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-    wait_port(port, proc)
     return Instance(port, proc, log)
+
+
+def start_instance(db: str, log_dir: Path, *, delay: float = 0.0, name: str = "app", port: int | None = None) -> Instance:
+    instance = spawn_instance(db, log_dir, delay=delay, name=name, port=port)
+    try:
+        wait_port(instance.port, instance.proc)
+    except BaseException:
+        instance.stop()
+        raise
+    return instance
+
+
+def start_pair(
+    db: str, log_dir: Path, *, delay: float = 0.0, deals: list[dict[str, str]] | None = None
+) -> tuple[Instance, Instance]:
+    """Two instances, ``a`` and ``b``, started side by side (each takes most of a second to listen)."""
+    a = spawn_instance(db, log_dir, delay=delay, name="a", deals=deals)
+    b = spawn_instance(db, log_dir, delay=delay, name="b", deals=deals)
+    try:
+        wait_port(a.port, a.proc)
+        wait_port(b.port, b.proc)
+    except BaseException:
+        a.stop()
+        b.stop()
+        raise
+    return a, b
 
 
 class Seat:

@@ -38,7 +38,7 @@ def test_knock_analysis_finds_knock_decisions_and_searches_with_the_exact_poster
 
 def test_a_later_knock_chance_is_studied_only_in_hands_that_reach_it(tmp_path: Path) -> None:
     first, second = tmp_path / "k1.jsonl", tmp_path / "k2.jsonl"
-    common = ("--decision", "knock", "--hands", "40", "--rollouts", "2", "--seed", "2")
+    common = ("--decision", "knock", "--hands", "20", "--rollouts", "2", "--seed", "2")
     _run("rollout_regret.py", *common, "--out", str(first))
     _run("rollout_regret.py", *common, "--knock-chance", "2", "--out", str(second))
     hands1 = [json.loads(line)["hand"] for line in first.read_text().splitlines()]
@@ -84,9 +84,9 @@ def test_match_equity_table_is_exact_on_a_coin_toss_race() -> None:
 
 def test_match_equity_reads_the_knock_states(tmp_path: Path) -> None:
     states = tmp_path / "k.jsonl"
-    _run("rollout_regret.py", "--decision", "knock", "--hands", "30", "--rollouts", "2", "--seed", "2",
+    _run("rollout_regret.py", "--decision", "knock", "--hands", "20", "--rollouts", "2", "--seed", "2",
          "--out", str(states))
-    out = _run("match_equity.py", "--hands", "60", "--knock-states", str(states), "--knock-hands", "30")
+    out = _run("match_equity.py", "--hands", "30", "--knock-states", str(states), "--knock-hands", "20")
     assert "game win chance from 0-0" in out
     assert "knock states" in out and "would add at most" in out
 
@@ -120,11 +120,11 @@ def test_the_knock_chance_diagnostic_scores_every_estimate_and_dumps_what_it_rea
 def test_score_ab_reports_no_change_for_identical_variants_and_keeps_its_table(tmp_path: Path) -> None:
     """Two identical variants play every state alike, so the estimated change is exactly zero."""
     dist = tmp_path / "dist.json"
-    args = ("--b", '{}', "--states", "8", "--dist-hands", "40", "--seed", "2", "--dist", str(dist))
+    args = ("--b", '{}', "--states", "6", "--dist-hands", "20", "--seed", "2", "--dist", str(dist))
     out = json.loads(_run("score_ab.py", *args))
-    assert out["states"] == 8 and out["results_changed"] == 0
+    assert out["states"] == 6 and out["results_changed"] == 0
     assert out["b_minus_a_game_win"] == 0.0 and out["b_minus_a_points_per_hand"] == 0.0
     assert 0.0 < out["a_game_win_chance"] < 1.0 and out["hands_per_game"] > 1
-    assert len(json.loads(dist.read_text())) == 40
+    assert len(json.loads(dist.read_text())) == 20
     again = json.loads(_run("score_ab.py", *args))  # the table is read back, not replayed
     assert again["a_game_win_chance"] == out["a_game_win_chance"]

@@ -64,7 +64,7 @@ def test_three_players_the_dealer_sits_out_and_the_rewards_are_zero_sum() -> Non
 
 
 def test_four_players_two_tables_partners_share_the_reward() -> None:
-    env, final, sat_out = _play(4, seed=3)
+    env, final, sat_out = _play(4, seed=11)  # 96 hands of random play (seed 3 took 410), both teams score
     a, b = env.game.final().totals
     assert sat_out == 0  # every seat plays at one of the two tables
     assert final == {"player_0": a - b, "player_2": a - b, "player_1": b - a, "player_3": b - a}

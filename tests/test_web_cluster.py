@@ -16,7 +16,7 @@ import pytest
 
 from ginrummy.storage import Store
 from ginrummy.web.cluster import LEAD_RETRY
-from instances import Instance, Seat, finished, my_move, start_instance
+from instances import Instance, Seat, finished, my_move, start_pair
 
 
 def test_a_move_racing_the_other_instances_notice_is_refused_by_the_database(pg_db: str) -> None:
@@ -107,8 +107,7 @@ def _decided(instance: Instance, game_id: str) -> list[int]:
 
 
 def test_computer_moves_are_decided_once_and_taken_over_when_the_holder_dies(pg_db: str, tmp_path: Path) -> None:
-    a = start_instance(pg_db, tmp_path, delay=0.6, name="a")
-    b = start_instance(pg_db, tmp_path, delay=0.6, name="b")
+    a, b = start_pair(pg_db, tmp_path, delay=0.6)
     try:
         # A target one hand hardly reaches: the game is still on when an instance is killed.
         g = httpx.post(f"{a.base}/api/games", json={"opponent": "simple", "rules": {
@@ -197,9 +196,13 @@ def test_a_game_of_three_or_four_with_its_players_on_two_instances(
                 break
             moved = [(s, s.state["seq"], s.state["game"]["ready"], s.refused) for s in seats.values() if s.move()]
             if not moved:
+                # Nobody's last state shows a move of theirs: read what each socket has had since. A
+                # quiet socket is given a moment only, so that the next mover, whose new state is
+                # already there, reads it at once (a long wait on each quiet seat made most of the
+                # test's time).
                 for s in seats.values():
                     try:
-                        s.next_state(timeout=0.3)
+                        s.next_state(timeout=0.02)
                     except TimeoutError:
                         pass
                 continue

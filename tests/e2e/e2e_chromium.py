@@ -89,11 +89,28 @@ def start_server(port: int, db: Path, deals: list[dict[str, str]] | None = None)
     raise RuntimeError("server did not start")
 
 
-def serve(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[str]:
+#: Quick deals (``serve(..., deals=QUICK_DEALS)``) for tests whose point is not the play (a friend's
+#: link, the Hollywood sheet), whoever the seats are, person or computer: at each table the player
+#: dealt first knocks, or goes gin, at their first discard. The first two hands (a deal of three
+#: players' games, the first deal of four) are knocks won by 4 points, under every target used, so a
+#: game has a second deal and its "Next hand"; then in turn a gin and a knock against a hand of no
+#: melds (at the two tables of a four-player deal one team always scores more).
+MELDED = "As 2s 3s 4h 5h 6h 7c 8c 9c"
+CLOSE = "Kd Qd Jd Th Tc Ts 5s 5d 5c 6d"  # 6 deadwood, nothing to lay off on MELDED
+JUNK = "Kc Qd Jh Ts 9h 8d 6s 5c 3d Kh"  # no meld, nothing to lay off on MELDED
+QUICK_DEALS = [
+    {"first": MELDED + " 2d", "second": CLOSE, "upcard": "Qc", "stock": "Js"},  # a knock with 2 against 6
+    {"first": MELDED + " 2d", "second": CLOSE, "upcard": "Qc", "stock": "Js"},
+    *[{"first": MELDED + (" Tc" if i % 2 == 0 else " 2d"), "second": JUNK, "upcard": "Qc", "stock": "Js"}
+      for i in range(60)],  # a gin, then a knock with 2 against 81
+]
+
+
+def serve(tmp_path_factory: pytest.TempPathFactory, name: str, deals: list[dict[str, str]] | None = None) -> Iterator[str]:
     """A module's server (the body of a module-scoped ``server`` fixture): its own database file,
-    a free port, stopped when the module is done."""
+    a free port, stopped when the module is done; with ``deals``, dealing those (``start_server``)."""
     port = free_port()
-    proc = start_server(port, tmp_path_factory.mktemp(name) / f"{name}.sqlite3")
+    proc = start_server(port, tmp_path_factory.mktemp(name) / f"{name}.sqlite3", deals)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from e2e_chromium import MARKS, free_port, launch, serve, start_server, wait_until
+from e2e_chromium import MARKS, QUICK_DEALS, free_port, launch, serve, start_server, wait_until
 from playwright import sync_api
 
 SHOTS = Path(os.environ["GINRUMMY_SHOTS"]) if os.environ.get("GINRUMMY_SHOTS") else None
@@ -24,6 +24,11 @@ pytestmark = MARKS
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve(tmp_path_factory, "e2e")
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from serve(tmp_path_factory, "e2e-quick", deals=QUICK_DEALS)
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +175,10 @@ def test_reload_mid_hand_and_continue(server: str, browser: object) -> None:
     page.close()
 
 
-def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
+def test_two_browsers_play_a_friend_game(quick_server: str, browser: object) -> None:
+    """A friend's link, names, hidden hands, and a hand played to its end by both (a quick deal: the
+    games against the computer above and below deal at random)."""
+    server = quick_server
     ctx_a = browser.new_context()  # type: ignore[attr-defined]
     ctx_b = browser.new_context()  # type: ignore[attr-defined]
     a = ctx_a.new_page()
@@ -218,8 +226,11 @@ def test_two_browsers_play_a_friend_game(server: str, browser: object) -> None:
     ctx_b.close()
 
 
-def test_hollywood_sheet_shows_three_games(server: str, browser: object) -> None:
+def test_hollywood_sheet_shows_three_games(quick_server: str, browser: object) -> None:
+    """Three hands on the quick deals (two close knocks, then a gin) fill the three games' columns."""
     import json
+
+    server = quick_server
 
     body = {"opponent": "simple", "rules": {"preset": "classic", "overrides": {"hollywood": True, "target": 15}}}
     req = urllib.request.Request(

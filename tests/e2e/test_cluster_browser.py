@@ -1,7 +1,8 @@
 """End-to-end on several instances: real Chromium pages, two ``ginrummy serve`` instances on one
 real PostgreSQL server, and Debian's nginx in front of them with the deployed site
 (deploy/nginx-ginrummy.conf): a friend game whose players are on different instances, and an
-instance killed with SIGKILL mid-game whose player carries on through nginx on the other."""
+instance killed with SIGKILL mid-game whose player carries on through nginx on the other. (The
+friend game's two instances are the same app dealing the quick deals, ``fixed_deck_server.py``.)"""
 
 from __future__ import annotations
 
@@ -10,12 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from e2e_chromium import MARKS, launch, wait_until
+from e2e_chromium import MARKS, QUICK_DEALS, launch, wait_until
 from playwright import sync_api
 from test_browser import click_turn, hand_cards, page_seq, play_until_hand_end, start_game, wait_change
 
 from ginrummy.storage import Store
-from instances import free_port, start_instance
+from instances import free_port, start_instance, start_pair
 from proxy import remove, start_proxy
 
 pytestmark = MARKS
@@ -27,9 +28,10 @@ def browser() -> Iterator[object]:
 
 
 def test_a_friend_game_with_the_players_on_two_instances(pg_server: Any, browser: Any, tmp_path: Path) -> None:
+    """Every move of a hand crosses from one instance to the other (the quick deals: a hand of a few
+    moves, where a random one took dozens by the two people)."""
     db = pg_server.fresh_url()
-    a = start_instance(db, tmp_path, delay=0.05, name="a")
-    b = start_instance(db, tmp_path, delay=0.05, name="b")
+    a, b = start_pair(db, tmp_path, delay=0.05, deals=QUICK_DEALS)
     ctx_a, ctx_b = browser.new_context(), browser.new_context()
     try:
         pa = ctx_a.new_page()

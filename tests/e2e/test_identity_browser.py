@@ -45,7 +45,9 @@ def play_out(context: Any, base: str, game: dict[str, Any], timeout: float = 60)
     raise AssertionError("the game did not finish")
 
 
-def new_game(context: Any, base: str, target: int = 20) -> dict[str, Any]:
+def new_game(context: Any, base: str, target: int = 1) -> dict[str, Any]:
+    """A game against the computer, as this browser; to 1 point, so that ``play_out`` ends it with the
+    first hand anybody wins (what these tests check needs a finished game, not a long one)."""
     body = {"opponent": "simple", "names": ["Ann"], "rules": {"preset": "classic", "overrides": {"target": target}}}
     r = context.request.post(base + "/api/games", data=body)
     assert r.status == 201, r.text()

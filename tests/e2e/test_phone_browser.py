@@ -93,10 +93,11 @@ def browser() -> Iterator[Any]:
     yield from launch(sync_api)
 
 
-def phone(browser: Any, width: int, height: int) -> Any:
-    """A touch phone's browser: mobile viewport (the page may not zoom out to fit), touch, 3x pixels."""
+def phone(browser: Any, width: int, height: int, storage_state: Any = None) -> Any:
+    """A touch phone's browser: mobile viewport (the page may not zoom out to fit), touch, 3x pixels;
+    with ``storage_state``, holding that browser's identity cookie (and its local storage)."""
     return browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=3,
-                               is_mobile=True, has_touch=True)
+                               is_mobile=True, has_touch=True, storage_state=storage_state)
 
 
 def shot(page: Any, name: str) -> None:
@@ -167,14 +168,29 @@ class Api:
         raise AssertionError("the scripted game did not get there")
 
 
+@pytest.fixture(scope="module")
+def played(server: str, browser: Any) -> tuple[dict[str, Any], dict[str, Any], Any]:
+    """One phone's games, played once for every screen size: a finished game, a game where this seat
+    lays off, and the phone's identity (``storage_state``), whose history holds them. Each size's
+    phone then opens the pages as that same person (and finds the games the sizes before made)."""
+    ctx = phone(browser, 360, 740)
+    api = Api(ctx, server)
+    done, defend = api.finished_game(), api.defending()
+    state = ctx.storage_state()
+    ctx.close()
+    return done, defend, state
+
+
 @pytest.mark.parametrize(("width", "height"), VIEWPORTS, ids=[f"{w}x{h}" for w, h in VIEWPORTS])
-def test_every_page_fits_the_phone_and_every_control_can_be_tapped(server: str, browser: Any, width: int, height: int) -> None:
-    ctx = phone(browser, width, height)
+def test_every_page_fits_the_phone_and_every_control_can_be_tapped(
+    server: str, browser: Any, played: tuple[dict[str, Any], dict[str, Any], Any], width: int, height: int
+) -> None:
+    done, defend, identity = played
+    ctx = phone(browser, width, height, identity)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     tag = f"{width}x{height}"
-    done = Api(ctx, server).finished_game()
 
     page.goto(server + "/")
     page.wait_for_selector("#opponent option[value='simple']", state="attached")
@@ -212,7 +228,6 @@ def test_every_page_fits_the_phone_and_every_control_can_be_tapped(server: str, 
     shot(page, f"table-big-{tag}")
     page.tap("label:has(#pref-big)")
 
-    defend = Api(ctx, server).defending()
     page.goto(server + defend["url"])
     page.wait_for_selector("#laid .meldgroup")
     wait_until(page, "document.querySelectorAll('#actions button').length > 0")

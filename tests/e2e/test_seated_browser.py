@@ -2,7 +2,8 @@
 
 One person with computer players at three and at four (the four-player deal's two tables play at
 once), and two people at a three- and at a four-player table, each in a browser context of their
-own with their own link. Short targets keep each game to a few hands.
+own with their own link. Short targets keep each game to a few hands; the games with computers
+alone deal at random, the two people's and the Hollywood sheet's the quick deals (``QUICK_DEALS``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from e2e_chromium import MARKS, launch, serve, wait_until
+from e2e_chromium import MARKS, QUICK_DEALS, launch, serve, wait_until
 from playwright import sync_api
 
 pytestmark = MARKS
@@ -21,6 +22,11 @@ pytestmark = MARKS
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     yield from serve(tmp_path_factory, "seated")
+
+
+@pytest.fixture(scope="module")
+def quick_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    yield from serve(tmp_path_factory, "quick", deals=QUICK_DEALS)
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +180,7 @@ def test_four_players_one_person_and_three_computers(server: str, browser: Any) 
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
-    start(page, server, 4, ["simple", "simple", "simple"], {"team_target": 15})
+    start(page, server, 4, ["simple", "simple", "simple"], {"team_target": 10})
     page.wait_for_url("**/table/**")
     wait_until(page, "state !== null && state.players === 4")
     # Two tables play at once: this seat's own, and its partner's, seen only once its hand is over.
@@ -197,9 +203,11 @@ def test_four_players_one_person_and_three_computers(server: str, browser: Any) 
     assert page.get_attribute("#step", "max") == str(moves)
     for at in range(1, moves + 1):
         page.keyboard.press("ArrowRight")
-        words = page.evaluate(f"data.hands.slice(0, 2).flatMap((h) => h.frames).find((f) => f.at === {at}).words")
-        moved = page.locator("#boards .felt.moved")
-        assert moved.count() == 1 and moved.locator(".turn").inner_text() == words
+        # The step's words, and the boards marked as moved with their turn lines, read in one go.
+        words, turns = page.evaluate(f"""() => [
+            data.hands.slice(0, 2).flatMap((h) => h.frames).find((f) => f.at === {at}).words,
+            [...document.querySelectorAll('#boards .felt.moved')].map((e) => e.querySelector('.turn').innerText)]""")
+        assert turns == [words], (at, turns, words)
     explain = page.inner_text("#explain")
     assert all(page.evaluate(f"data.hands[{i}].explain") in explain for i in (0, 1))
     assert page.inner_text("#commit").count("Table ") == 2
@@ -212,8 +220,11 @@ def test_four_players_one_person_and_three_computers(server: str, browser: Any) 
     (4, ["human", "simple", "simple"], {"team_target": 10}),  # the friend plays for the other team
 ], ids=["three", "four"])
 def test_two_people_each_by_their_own_link(
-    server: str, browser: Any, players: int, seats: list[str], rules: dict[str, int]
+    quick_server: str, browser: Any, players: int, seats: list[str], rules: dict[str, int]
 ) -> None:
+    """The friend's link, their name, and both people playing to the game's end (on the quick deals:
+    the two games with computers above play random ones)."""
+    server = quick_server
     ctx_a, ctx_b = browser.new_context(), browser.new_context()
     a = ctx_a.new_page()
     errors: list[str] = []
@@ -245,6 +256,7 @@ def test_two_people_each_by_their_own_link(
     assert a.evaluate("seatedMsg.seat") == 0 and b.evaluate("seatedMsg.seat") == 1
     seen = {"sat_out": 0, "other_table": 0}
     play_to_the_end([a, b], seen)
+    assert a.evaluate("seatedMsg.game.sheet.length") >= 2  # a second deal: both people's Next hand
     for p in (a, b):
         check_end(p, ["Bea"])
     assert not errors, errors
@@ -253,10 +265,13 @@ def test_two_people_each_by_their_own_link(
 
 
 @pytest.mark.parametrize(("players", "rules"), [(3, {"target": 5}), (4, {"team_target": 5})], ids=["three", "four"])
-def test_hollywood_sheet_at_three_and_four(server: str, browser: Any, players: int, rules: dict[str, int]) -> None:
-    """Hollywood with three players or two teams: three games side by side, a column per player or team."""
+def test_hollywood_sheet_at_three_and_four(quick_server: str, browser: Any, players: int, rules: dict[str, int]) -> None:
+    """Hollywood with three players or two teams: three games side by side, a column per player or
+    team. The quick deals score every hand in a few moves: the sheet is the point, not the play."""
     import json
     import urllib.request
+
+    server = quick_server
 
     body = {"players": players, "seats": ["simple"] * (players - 1),
             "rules": {"preset": "classic", "overrides": {"hollywood": True, **rules}}}

@@ -335,9 +335,9 @@ def test_printed_score_sheets_fit_a4_and_letter_one_page_wide(server: str, brows
              f"/scoresheet?players=4&hollywood=true&names={','.join(LONG4)}"]
     kept = [f"/scorekeeper?sheet={kept_sheet(server, True)}", f"/scorekeeper?sheet={kept_sheet(server, False)}",
             f"/scorekeeper?sheet={kept_group_sheet(server, 3)}", f"/scorekeeper?sheet={kept_group_sheet(server, 4)}"]
-    for path in blank + kept:
-        for paper, (width, points) in PAPERS.items():
-            page = browser.new_page(viewport={"width": width, "height": 1000})
+    for paper, (width, points) in PAPERS.items():
+        page = browser.new_page(viewport={"width": width, "height": 1000})  # one page goes to every sheet
+        for path in blank + kept:
             page.goto(server + path)
             page.wait_for_selector("main h1")
             if path.startswith("/scorekeeper"):
@@ -352,7 +352,7 @@ def test_printed_score_sheets_fit_a4_and_letter_one_page_wide(server: str, brows
             assert boxes == {points}, (path, paper, boxes)
             if path in blank:
                 assert pages == 1, f"{path} prints on {pages} {paper} pages"
-            page.close()
+        page.close()
 
 
 def test_the_replay_says_each_move_in_words(server: str, browser: Any) -> None:
