@@ -5,9 +5,11 @@ A fresh PostgreSQL server (the tests' ``tests/pg_server.py``), a table shaped li
 
 * blocking, one statement at a time (autocommit): what the loop paid before the writer thread;
 * psycopg's ``AsyncConnection``, one at a time: what an asynchronous writer on the loop pays;
-* a blocking pipeline of ``--batch`` statements, and one multi-row ``INSERT`` of ``--batch`` rows:
-  the two ways ``storage_pipeline.PipelinedWriter`` sends a batch;
-* ``PipelinedWriter`` itself, ``--batch`` steps at a time from the event loop (loop and thread).
+* a blocking pipeline of ``--batch`` statements, and one multi-row ``INSERT`` of ``--batch`` rows
+  (blocking, and on an ``AsyncConnection``): two ways to send many moves in one round trip.
+
+The web app writes a move blocking, on its event loop; writers that batched moves off the loop
+were measured worse in the tails (``bench/README.md``, the cluster section).
 
 CPU time (``time.process_time``) of this process only: the server's own work is left out, so a
 busy machine moves the figures little.
@@ -32,10 +34,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 import psycopg  # noqa: E402
 
 import pg_server  # noqa: E402
-from ginrummy.storage_pipeline import PipelinedWriter  # noqa: E402
 
-ONE = "INSERT INTO actions (game_id, seq, hand_no, seat, action, created) VALUES (?, ?, ?, ?, ?, ?)"
-PG_ONE = ONE.replace("?", "%s")
+PG_ONE = "INSERT INTO actions (game_id, seq, hand_no, seat, action, created) VALUES (%s, %s, %s, %s, %s, %s)"
 
 
 class Rows:
@@ -102,20 +102,11 @@ def main() -> None:
                 await a.execute(multi, [p for _ in range(b) for p in row()])
             await a.close()
 
-        async def writer() -> None:
-            w = PipelinedWriter(url)
-            await w.start()
-            for _ in range(n // b):
-                await asyncio.gather(*(w.send([(ONE, row())]) for _ in range(b)))
-            await w.close()
-            print(f"{'':44s} ({w.steps} steps in {w.batches} batches)")
-
         per_write("blocking, one at a time", n, blocking)
         per_write("AsyncConnection, one at a time", n, lambda: asyncio.run(asynchronous()))
         per_write(f"blocking pipeline of {b}", n, pipelined)
         per_write(f"multi-row INSERT of {b}", n, multi_row)
         per_write(f"AsyncConnection, multi-row INSERT of {b}", n, lambda: asyncio.run(asynchronous_multi()))
-        per_write(f"PipelinedWriter, {b} steps at once (loop+thread)", n, lambda: asyncio.run(writer()))
         conn.close()
     finally:
         server.stop()

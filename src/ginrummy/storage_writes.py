@@ -2,9 +2,7 @@
 
 A move's action, and a hand's and the game's end with the last one, are kept while the step is
 played and sent when it ends: one alone as one autocommitted statement (a single round trip to
-PostgreSQL), several in one transaction, all or none. On PostgreSQL the web app sends them from
-its event loop without waiting on the round trip (:meth:`StepWrites.flush_soon`,
-:mod:`~ginrummy.storage_pipeline`).
+PostgreSQL), several in one transaction, all or none.
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ from typing import Any
 
 from .storage_backend import Database
 from .storage_errors import Taken
-from .storage_pipeline import PipelinedWriter
 
 #: A kept write: its SQL, its parameters, and the refusal when its key is already stored.
 Write = tuple[str, tuple[Any, ...], "str | None"]
@@ -27,8 +24,6 @@ class StepWrites:
 
     _db: Database
     _batch: threading.local
-    #: The event loop's writer on PostgreSQL (:meth:`open_pipeline`), else None.
-    _pipeline: PipelinedWriter | None = None
 
     def connection(self) -> AbstractContextManager[Any]:
         raise NotImplementedError
@@ -66,36 +61,6 @@ class StepWrites:
             with self.connection():
                 for item in items:
                     self._write_now(*item)
-
-    async def open_pipeline(self) -> None:
-        """On PostgreSQL, have :meth:`flush_soon` send from the running event loop (until
-        :meth:`close_pipeline`); on SQLite a write is a local call and stays one."""
-        url = getattr(self._db, "url", None)
-        if self._db.dialect == "postgresql" and url is not None and self._pipeline is None:
-            writer = PipelinedWriter(url)
-            await writer.start()
-            self._pipeline = writer
-
-    async def close_pipeline(self) -> None:
-        writer, self._pipeline = self._pipeline, None
-        if writer is not None:
-            await writer.close()
-
-    async def flush_soon(self, items: list[Write]) -> None:
-        """:meth:`flush` for the event loop: on PostgreSQL the loop serves others while the step
-        is on its way, batched with the steps of other games (:mod:`~ginrummy.storage_pipeline`);
-        stored all or none when it returns, :class:`Taken` when another writer stored it first."""
-        writer = self._pipeline
-        if writer is None or not items:
-            self.flush(items)
-            return
-        try:
-            await writer.send([(sql, params) for sql, params, _ in items])
-        except Exception as e:
-            taken = next((t for _, _, t in items if t is not None), None)
-            if taken is not None and self._db.is_duplicate(e):
-                raise Taken(taken) from None
-            raise
 
     def _write(self, sql: str, params: tuple[Any, ...], taken: str | None = None) -> None:
         """One write, now or with the step under way (:meth:`writes`); ``taken``: the refusal

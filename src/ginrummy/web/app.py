@@ -116,7 +116,6 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        await store.open_pipeline()
         cluster.start(asyncio.get_running_loop(), lambda msg: service.on_message(msg))
         announcing = asyncio.create_task(service.announce()) if cluster.shared else None
         yield
@@ -125,7 +124,6 @@ def create_app(
         await close_rooms(service)
         runner.close()
         cluster.close()
-        await store.close_pipeline()
         store.close()
 
     # No /docs or /redoc: their pages load script from a CDN, which the policy forbids; /openapi.json stays.
@@ -236,7 +234,7 @@ def _api(service: GameService, store: Store) -> APIRouter:
             count = ("two", "three", "four")[players - 2]
             raise WebError(400, "malformed", f"names must be a list of at most {count} names, one per seat")
         clean = [inputs.clean_name(n, f"name {i + 1}", empty_ok=True) if n is not None else "" for i, n in enumerate(names or [])]
-        game_id, tokens = await service.off_loop(service.create, rules=rules, names=clean, player=me(request), others=others)
+        game_id, tokens = service.create(rules=rules, names=clean, player=me(request), others=others)
         room = service.rooms[game_id]  # just made and stored here: nothing to read again
         service.kick_computer(room)
         out: dict[str, Any] = {

@@ -36,7 +36,7 @@ import logging
 import secrets
 import uuid
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from ..actions import Action
 from ..errors import shown
@@ -58,9 +58,6 @@ from .room import Connection, Room, encode, room_connected, shown_sits_out
 from .views import game_columns, knock, knocker_count, mine, plan
 
 log = logging.getLogger("ginrummy.web")
-
-T = TypeVar("T")
-
 
 class GameService(ComputerTurns, Follower):
     """Creates, loads, plays and describes games. One per app (its part that follows other
@@ -87,14 +84,6 @@ class GameService(ComputerTurns, Follower):
         self.deck_for = deck_for
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
-
-    async def off_loop(self, work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """Database work of many round trips (creating a game, loading one) away from the event
-        loop on PostgreSQL, so other games are served while it waits; inline on SQLite, where a
-        read or write is a local call."""
-        if self.store.dialect != "postgresql":
-            return work(*args, **kwargs)
-        return await asyncio.to_thread(work, *args, **kwargs)
 
     # ------------------------------------------------------------------ creating
 
@@ -181,9 +170,8 @@ class GameService(ComputerTurns, Follower):
         """The live game as stored now, rebuilt from the store if it is not in memory."""
         room = self.rooms.get(game_id)
         if room is not None:
-            if room.storing or (self.cluster.shared and not any(room.connections)):
-                # A move on its way to the database is shown once stored; nobody tells this
-                # instance of a game it has no connection to: read it again.
+            if self.cluster.shared and not any(room.connections):
+                # Nobody tells this instance of a game it has no connection to: read it again.
                 async with room.lock:
                     self._follow(room)
             return room
@@ -193,7 +181,7 @@ class GameService(ComputerTurns, Follower):
             async with lock:
                 room = self.rooms.get(game_id)
                 if room is None:
-                    room = await self.off_loop(self.load, game_id)
+                    room = self.load(game_id)
                     self.rooms[game_id] = room
         finally:
             if not lock.locked():
@@ -271,7 +259,7 @@ class GameService(ComputerTurns, Follower):
             if hand.current != hand_seat:
                 raise WebError(409, "not_your_turn", f"it is not your turn: wait for {room.row.names[opponent]} to play")
             action = Action.parse(text)
-            await self._play_raced(room, seat, lambda s: [room.table.act(s, action)])
+            self._play_raced(room, seat, lambda s: [room.table.act(s, action)])
         self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
@@ -294,7 +282,7 @@ class GameService(ComputerTurns, Follower):
                 raise WebError(409, "not_your_turn", "it is not your turn to lay out your melds")
             if hand.phase not in LAYOUT_PHASES:
                 raise WebError(409, "not_layout", "the best layout is offered only after a knock, to lay out the melds")
-            await self._play_raced(room, seat, lambda s: room.table.lay_out(s))
+            self._play_raced(room, seat, lambda s: room.table.lay_out(s))
         self.kick_computer(room, fresh=True)
         self.broadcast(room)
 
@@ -328,7 +316,7 @@ class GameService(ComputerTurns, Follower):
                 f"{now}): the table now shows where the game is",
             )
 
-    async def _play_raced(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+    def _play_raced(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
         """A person's :meth:`_play_all`, tried again when another instance stored a move at the
         other table of the deal under the same number first (the log numbers every table's moves
         in one row): the room has caught up, and this seat's table has not moved, so the move still
@@ -336,20 +324,19 @@ class GameService(ComputerTurns, Follower):
         seen = room.seq_of(seat)
         for attempt in range(3):
             try:
-                await self._play_all(room, seat, play)
+                self._play_all(room, seat, play)
                 return
             except WebError as e:
                 if e.code != "stale" or attempt == 2 or room.seq_of(seat) != seen:
                     raise
 
-    async def _play(self, room: Room, seat: int, action: Action) -> None:
+    def _play(self, room: Room, seat: int, action: Action) -> None:
         """Verify, apply, store: the log is written before anyone is told."""
-        await self._play_all(room, seat, lambda s: [room.table.act(s, action)])
+        self._play_all(room, seat, lambda s: [room.table.act(s, action)])
 
-    async def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
+    def _play_all(self, room: Room, seat: int, play: Callable[[int], object]) -> None:
         """Run ``play(seat)`` on the room's table (under the room's lock), then store its writes
-        together before anyone is told (the room is shown to nobody while they are on their way:
-        :attr:`Room.storing`); if they fail the room follows the log again."""
+        together before anyone is told; if they fail the room follows the log again."""
         at = room.match.where(seat)
         assert at is not None
         table, hand_seat = at
@@ -375,12 +362,7 @@ class GameService(ComputerTurns, Follower):
                     room.lasts[table] = {"seat": seat, "action": room.table.last_seen_by(opponent)}
                 if hand.is_over:
                     self._hand_over(room, hand, hand_no)
-            room.table.before = None
-            room.storing = True
-            try:
-                await self.store.flush_soon(writes)
-            finally:
-                room.storing = False
+            self.store.flush(writes)
             if hand.is_over and room.match.is_over:
                 self._reload_row(room)  # the game's row as stored, finished
         except BaseException as e:
@@ -455,10 +437,7 @@ class GameService(ComputerTurns, Follower):
 
     def _tell_here(self, room: Room) -> None:
         """Queue each seat's own state to each of this instance's connections of it, unless that
-        connection was last sent the same state (a move at another table changes nothing it sees).
-        Not while a move is on its way to the database: whoever stores it tells everyone next."""
-        if room.storing:
-            return
+        connection was last sent the same state (a move at another table changes nothing it sees)."""
         for seat in range(room.seats):
             conns = room.connections[seat]
             if not conns:

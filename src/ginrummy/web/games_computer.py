@@ -40,7 +40,7 @@ class ComputerTurns:
 
         def broadcast(self, room: Room, ref: Any = None, *, changed: bool = True) -> None: ...
 
-        async def _play(self, room: Room, seat: int, action: Action) -> None: ...
+        def _play(self, room: Room, seat: int, action: Action) -> None: ...
 
     def kick_computer(self, room: Room, *, fresh: bool = False) -> None:
         """Start the computer's turn in the background at each table where it is a computer's move
@@ -104,7 +104,7 @@ class ComputerTurns:
                     if room.seq(table) != version or self._computer_to_move(room, table) != seat:
                         continue
                     try:
-                        await self._play(room, seat, action)
+                        self._play(room, seat, action)
                     except WebError as e:
                         if e.code != "stale":
                             raise

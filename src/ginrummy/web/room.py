@@ -78,9 +78,6 @@ class Room:
     #: Another instance changed the game since this room last read the database (it catches up
     #: before its next change; a change racing the notice is refused by the database and caught up then).
     dirty: bool = False
-    #: A step's writes are on their way to the database (under the room's lock): the room, which
-    #: has applied them, is shown to nobody until they are stored (or, refused, undone).
-    storing: bool = False
     #: The rules as sent in every state message: fixed for the game, so worked out once (and shared
     #: by every message, read only).
     rules_json: dict[str, Any] = field(init=False)
