@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint typecheck unit browser bench clean install
+.PHONY: run test lint typecheck unit compiled fast browser bench clean install
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -16,13 +16,17 @@ $(STAMP): pyproject.toml
 # The tests also need the dev tools, the peer engines they compare with (OpenSpiel, RLCard), the
 # environments' libraries (Gymnasium, PettingZoo), Ray for the arena's cluster backend, psycopg for
 # PostgreSQL, and Debian's chromium (browser tests), postgresql (the store on a real server) and
-# nginx (instances behind one address): installed here when missing (as root), else a clear stop.
+# nginx (instances behind one address), gcc and Python's headers (the compiled build): installed here
+# when missing (as root), else a clear stop.
 $(TEST_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[web,tui,dev,peers,envs,ray,pg]'
 	@missing=""; \
 	test -x /usr/bin/chromium || missing="$$missing chromium"; \
 	ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	test -x /usr/sbin/nginx || missing="$$missing nginx"; \
+	command -v gcc >/dev/null || missing="$$missing gcc"; \
+	inc=$$($(BIN)/python -c "import sysconfig; print(sysconfig.get_paths()['include'])"); \
+	test -f "$$inc/Python.h" || missing="$$missing python3-dev"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing Debian's$$missing for the tests"; \
@@ -48,10 +52,33 @@ typecheck: $(TEST_STAMP)
 # servers and games waiting on each other, not one core's work. A test file stays on one worker, so
 # that a module's browser and server start once. TEST_WORKERS=0 runs it in this one process.
 TEST_WORKERS ?= 2
-unit: $(TEST_STAMP)
+unit: $(TEST_STAMP) $(FAST_STAMP)
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile
 
-test: lint typecheck unit
+# The compiled build (mypyc): the engine's hot path as C, made from the same source by setup.py and
+# unpacked from its wheel into build/fast. Rebuilt when any source changes (about a minute).
+FAST := build/fast
+FAST_STAMP := $(FAST)/.built
+SOURCES := setup.py $(shell find src/ginrummy -name '*.py')
+$(FAST_STAMP): $(TEST_STAMP) $(SOURCES)
+	rm -rf $(FAST) build/wheels
+	GINRUMMY_COMPILE=1 $(BIN)/python -m pip wheel -q --no-deps --no-build-isolation -w build/wheels .
+	$(BIN)/python -m zipfile -e build/wheels/ginrummy-*.whl $(FAST)
+	touch $@
+
+fast: $(FAST_STAMP)
+
+# The engine's own tests again, on the compiled build (tests/test_compiled.py checks which build ran).
+COMPILED_TESTS := tests/test_compiled.py tests/test_actions.py tests/test_cards.py tests/test_driver.py \
+	tests/test_hand.py tests/test_layout_search.py tests/test_melds_perf_paths.py tests/test_observation.py \
+	tests/test_players.py tests/test_properties.py tests/test_record.py tests/test_rules.py tests/test_seeds.py \
+	tests/test_traps.py tests/test_variants.py tests/test_protocol.py tests/test_envs_openspiel.py \
+	tests/test_batch.py tests/test_match.py tests/test_game.py
+compiled: $(FAST_STAMP)
+	PYTHONPATH=$(FAST) GINRUMMY_COMPILED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile \
+	  -p no:cacheprovider $(COMPILED_TESTS)
+
+test: lint typecheck unit compiled
 
 bench: $(TEST_STAMP)
 	$(BIN)/python bench/deadwood.py

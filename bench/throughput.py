@@ -14,7 +14,8 @@ busy machine do not count against anyone; contenders are interleaved round by ro
 one's best round is kept; the process is pinned to one CPU (``--cpu``).
 
 Goals: greedy vs greedy and random vs random at least 3x OpenSpiel's hands per second with
-its initial state cloned (the ratio column).
+its initial state cloned (the ratio column). The first line names the build measured: the pure
+source, or the compiled one (``make fast``, then ``PYTHONPATH=build/fast`` before the command).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import sys
 import time
 from collections.abc import Callable
 
+import ginrummy
 from ginrummy.hand import new_hand
 from ginrummy.players import get_player
 from ginrummy.players.driver import play_hand
@@ -144,9 +146,11 @@ def main(argv: list[str] | None = None) -> int:
         ref = best.get(ref_name) if ref_name else None
         rows.append({"contender": name, "hands_per_s": round(rate, 1), "against": ref_name if ref else None,
                      "ratio": round(rate / ref, 2) if ref else None})
+    build = "compiled (mypyc)" if ginrummy.COMPILED else "pure Python"
     if args.json:
-        print(json.dumps({"rules": args.rules, "rounds": args.rounds, "results": rows}))
+        print(json.dumps({"rules": args.rules, "rounds": args.rounds, "build": build, "results": rows}))
         return 0
+    print(f"ginrummy build: {build}")
     print(f"{'contender':44s} {'hands/s':>9s} {'ratio':>7s}  against")
     for r in rows:
         x = f"{r['ratio']:.2f}x" if r["ratio"] is not None else "-"

@@ -5,6 +5,7 @@
 0
 """
 
+from . import melds as _melds
 from .cards import CardSet, card_str, parse_card, parse_cards
 from .discard_search import best_discards, min_deadwood_after_discard
 from .errors import GinRummyError, IllegalActionError, NotationError, RecordError, RulesError
@@ -13,7 +14,12 @@ from .melds import best_arrangement, deadwood
 
 __version__ = "0.1.0"
 
+#: Whether this is the compiled build (``GINRUMMY_COMPILE=1 pip install .``; ``make fast``): the
+#: engine's hot path compiled to C by mypyc from the same source, playing exactly the same.
+COMPILED: bool = not str(_melds.__file__).endswith(".py")
+
 __all__ = [
+    "COMPILED",
     "CardSet",
     "GinRummyError",
     "IllegalActionError",

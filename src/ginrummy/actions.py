@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Final
 
-from .cards import Card, card_str, cards_of, mask_of, parse_card, parse_cards
+from .cards import card_str, cards_of, mask_of, parse_card, parse_cards
 from .errors import NotationError, shown
 from .melds import ALL_MELDS, MELD_INDEX, meld_str
 
@@ -82,27 +82,25 @@ class Action:
     # -- constructors ------------------------------------------------------------------
 
     @staticmethod
-    def discard(card: Card) -> Action:
+    def discard(card: object) -> Action:
         """Discard ``card`` face up (ends the turn).
 
         >>> Action.discard(51), int(Action.discard(51))
         (Action.parse('Kc'), 51)
         """
-        _check_card(card)
-        return _FROM_INT[card]
+        return _FROM_INT[_card_arg(card)]
 
     @staticmethod
-    def knock(card: Card) -> Action:
+    def knock(card: object) -> Action:
         """Knock, discarding ``card`` face down; with 0 deadwood left this is gin.
 
         >>> int(Action.knock(0)), str(Action.knock(0))
         (55, 'knock As')
         """
-        _check_card(card)
-        return _FROM_INT[KNOCK_BASE + card]
+        return _FROM_INT[KNOCK_BASE + _card_arg(card)]
 
     @staticmethod
-    def lay_meld(meld: int) -> Action:
+    def lay_meld(meld: object) -> Action:
         """Lay one meld (a card mask) face up after a knock.
 
         >>> Action.lay_meld(0b111)
@@ -119,16 +117,22 @@ class Action:
         return _FROM_INT[MELD_BASE + i]
 
     @staticmethod
-    def layoff(card: Card, target: int) -> Action:
+    def layoff(card: object, target: object) -> Action:
         """Lay off ``card`` on the knocker's meld number ``target`` (0-based, in laying order).
 
         >>> Action.layoff(parse_card('7h'), 0)
         Action.parse('layoff 7h 0')
         """
-        _check_card(card)
+        c = _card_arg(card)
         if not isinstance(target, int) or not 0 <= target < MAX_LAYOFF_TARGETS:
             raise NotationError(f"not a meld number: {shown(target)} (0..{MAX_LAYOFF_TARGETS - 1})")
-        return _FROM_INT[LAYOFF_BASE + card * MAX_LAYOFF_TARGETS + target]
+        return _FROM_INT[LAYOFF_BASE + c * MAX_LAYOFF_TARGETS + target]
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """A copy or pickle of a table action is that same object; of any other, its fields."""
+        if self.code >= 0:
+            return _action_of_code, (self.code,)
+        return Action, (self.kind, self.card, self.meld, self.target)
 
     # -- integers ------------------------------------------------------------------------
 
@@ -136,7 +140,7 @@ class Action:
         return self.code if self.code >= 0 else _encode(self)
 
     @staticmethod
-    def from_int(n: int) -> Action:
+    def from_int(n: object) -> Action:
         """The action with integer code ``n`` (see the table above); inverse of ``int(action)``.
 
         >>> Action.from_int(52), Action.from_int(108)
@@ -232,7 +236,7 @@ def canonical(action: Action) -> Action:
         return action
     k = action.kind
     if k in (Kind.DISCARD, Kind.KNOCK, Kind.LAYOFF):
-        _check_card(action.card)
+        _card_arg(action.card)
     if k is Kind.MELD and action.meld not in MELD_INDEX:
         raise NotationError(f"not a meld: {action.meld!r}")
     if k is Kind.LAYOFF and not (isinstance(action.target, int) and 0 <= action.target < MAX_LAYOFF_TARGETS):
@@ -244,9 +248,17 @@ def canonical(action: Action) -> Action:
     return table
 
 
-def _check_card(card: object) -> None:
+def _action_of_code(n: int) -> Action:
+    return _FROM_INT[n]
+
+
+def _card_arg(card: object) -> int:
+    """``card`` if it is a card number 0..51, else NotationError. Arguments that are checked
+    here are typed ``object``: the compiled build would otherwise turn ``True`` into 1 or
+    refuse a float with a TypeError before the check could name the problem."""
     if not isinstance(card, int) or isinstance(card, bool) or not 0 <= card < 52:
         raise NotationError(f"not a card: {shown(card)} (cards are 0..51)")
+    return card
 
 
 _WORDS: Final = {

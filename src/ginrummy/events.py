@@ -59,6 +59,10 @@ class Step:
     #: The card drawn from the stock (hidden from the other seat), or -1.
     drawn: int = -1
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # copy and pickle by fields (frozen classes compiled by mypyc cannot be rebuilt by setattr)
+        return Step, (self.seat, self.action, self.drawn)
+
 
 @dataclass(frozen=True, slots=True)
 class Event:
@@ -75,6 +79,10 @@ class Event:
     target: int = -1
     #: ``text()`` once it has been asked for (a view's JSON formats each event once).
     label: str = field(default="", init=False, compare=False, repr=False)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # copy and pickle by fields (frozen classes compiled by mypyc cannot be rebuilt by setattr)
+        return Event, (self.seat, self.kind, self.card, self.meld, self.target)
 
     def text(self) -> str:
         """The step in action notation, as this seat may read it."""

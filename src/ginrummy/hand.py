@@ -345,13 +345,14 @@ class Hand:
 
     # ------------------------------------------------------------------ acting
 
-    def apply(self, action: Action | str | int, seat: int | None = None, *, _checked: bool = True) -> Step:
+    def apply(self, action: object, seat: int | None = None, *, _checked: bool = True) -> Step:
         """Check and play one action (typed, text or integer); return the history entry.
 
         An illegal action raises :class:`IllegalActionError` and changes nothing; bad text or
         an unknown number raises :class:`NotationError`. ``seat``, when given, must be the
         seat to act (servers pass it; the engine itself always knows whose turn it is).
-        ``_checked=False`` is for the engine's own trusted steps (``apply_unchecked``, the
+        (``action`` is typed ``object``: anything is accepted and refused by the engine's own
+        words, in the compiled build too.) ``_checked=False`` is for the engine's own trusted steps (``apply_unchecked``, the
         default layout played on a copy): the rule checks are skipped.
 
         >>> from ginrummy.rules import Rules
@@ -595,7 +596,9 @@ def _draw_refuse(h: Hand, a: Action) -> Refusal:
         top = h.top_discard
         if top is None:
             return "cannot take from the discard pile: it is empty", "draw"
-        if _draw_legal(h) is _STOCK_PILE:
+        # Two legal draws: the pile is one (compared by length, not identity: the compiled
+        # build copies fixed-length tuples).
+        if len(_draw_legal(h)) == 2:
             return None
         return (
             f"cannot take {card_str(top)} back: you threw it first and it was thrown back, so you may take "

@@ -65,6 +65,10 @@ class InfoState:
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # copy and pickle by fields (a class compiled by mypyc is not rebuilt without its seat)
+        return _info_state, (self.seat, self._events, self.discards, self.taken, self.declined, self.stock_draws)
+
     def copy(self) -> InfoState:
         other = InfoState(self.seat)
         other._events = list(self._events)
@@ -73,6 +77,17 @@ class InfoState:
         other.declined = self.declined
         other.stock_draws = self.stock_draws
         return other
+
+
+def _info_state(seat: int, events: list[Event], discards: tuple[int, ...], taken: tuple[int, ...],
+                declined: tuple[int, ...], stock_draws: int) -> InfoState:
+    info = InfoState(seat)
+    info._events = events
+    info.discards = discards
+    info.taken = taken
+    info.declined = declined
+    info.stock_draws = stock_draws
+    return info
 
 
 def record_step(infos: list[InfoState], seat: int, action: Action, drawn: int, top: int) -> None:
@@ -194,9 +209,7 @@ class SeatView(NamedTuple):
     def to_json(self) -> dict[str, Any]:
         """Plain data for a server message or a log."""
 
-        def cs(mask: int) -> list[str]:
-            return [card_str(c) for c in cards_of(mask)]
-
+        cs = _card_strs
         return {
             "seat": self.seat,
             "dealer": self.dealer,
@@ -223,6 +236,10 @@ class SeatView(NamedTuple):
             "result": None if self.result is None else self.result.to_json(),
             "scores": list(self.scores),
         }
+
+
+def _card_strs(mask: int) -> list[str]:
+    return [card_str(c) for c in cards_of(mask)]
 
 
 #: ``_new_view(SeatView, values)``: a view from all its fields in order, without the keyword

@@ -36,6 +36,11 @@ class HandResult:
     multiplier: int = 1
     extra_boxes: int = 0
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # copy and pickle by fields (frozen classes compiled by mypyc cannot be rebuilt by setattr)
+        return _hand_result, (self.kind, self.winner, self.points, self.knocker, self.knocker_deadwood,
+                              self.defender_deadwood, self.multiplier, self.extra_boxes)
+
     @property
     def dead(self) -> bool:
         return self.kind == "dead"
@@ -93,6 +98,12 @@ class HandResult:
             "extra_boxes": self.extra_boxes,
         }
 
+
+
+def _hand_result(kind: HandKind, winner: int | None, points: int, knocker: int | None, knocker_deadwood: int,
+                 defender_deadwood: int, multiplier: int, extra_boxes: int) -> HandResult:
+    return HandResult(kind=kind, winner=winner, points=points, knocker=knocker, knocker_deadwood=knocker_deadwood,
+                      defender_deadwood=defender_deadwood, multiplier=multiplier, extra_boxes=extra_boxes)
 
 def _is_you(name: str) -> bool:
     return name.strip().lower() == "you"
