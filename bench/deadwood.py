@@ -229,7 +229,7 @@ def suite(name: str, hands: list[list[int]], rl_count: int, repeat: int, batch_s
             if row.get("batch") is not None:
                 ratio += f" /{row['OpenSpiel'] / row['batch']:>5.0f}x"
         body.append(f"  {task:40}{cells}  {ratio}")
-    sets = sum(1 for m in masks11 if melds._triple_ranks(m))
+    sets = sum(1 for m in masks11 if melds.triple_ranks(m))
     title = f"{name}: {n} hands ({sets} with a rank of 3+ among 11 cards); batch on {a10.size} hands"
     return [title, head, *body, *lines, *targets(rows, name)]
 

@@ -29,7 +29,7 @@ from ginrummy.discard_search import best_discards
 from ginrummy.events import Phase
 from ginrummy.melds import joins_meld
 from ginrummy.players.expert import ExpertParams
-from ginrummy.players.expert.value import _Decision
+from ginrummy.players.expert.value import Decision
 from ginrummy.players.simple_players import simple_discard_choices
 from ginrummy.rules import Rules
 
@@ -93,7 +93,7 @@ def _likelihood(hand: int, moves, i: int, draws: int, from_pile: int, limit: int
     return total / len(drawn)
 
 
-def _posterior(view, dec: _Decision, rng: random.Random, steps: int, window: int, weighted: bool) -> list[int]:
+def _posterior(view, dec: Decision, rng: random.Random, steps: int, window: int, weighted: bool) -> list[int]:
     """Opponent hands from a Metropolis chain (swap one unseen card in, one out)."""
     k = dec.k
     moves = _opponent_moves(view)
@@ -146,7 +146,7 @@ def main() -> None:
         if hand.phase is not Phase.DISCARD or len(view.events) <= 6:
             continue
         truth = hand.hands[1 - view.seat]  # read only to score the estimates
-        dec = _Decision(view, params, random.Random(i))
+        dec = Decision(view, params, random.Random(i))
         rng = random.Random(i * 97 + len(view.events))
         exact = _posterior(view, dec, rng, ns.steps, ns.window, weighted=False)
         weighted = _posterior(view, dec, rng, ns.steps, ns.window, weighted=True)

@@ -29,7 +29,7 @@ from ginrummy.hand import Hand
 from ginrummy.melds import deadwood, joins_meld
 from ginrummy.observation import SeatView
 from ginrummy.players.expert import ExpertParams, ExpertPlayer
-from ginrummy.players.expert.value import _Decision
+from ginrummy.players.expert.value import Decision
 from ginrummy.rules import Rules
 
 
@@ -47,7 +47,7 @@ def knock_chance(opp10: int, discard: int, stock: list[tuple[int, float]], limit
     return hit / tot if tot else 0.0
 
 
-def filtered(view: SeatView, dec: _Decision, discard: int, stock: list[tuple[int, float]], seed: int,
+def filtered(view: SeatView, dec: Decision, discard: int, stock: list[tuple[int, float]], seed: int,
              n: int) -> tuple[float, int]:
     """The knock chance over ``n`` hands sampled from the model (not improved), keeping only those
     from which a knock-at-once, least-deadwood opponent would have made its last discard and
@@ -60,7 +60,7 @@ def filtered(view: SeatView, dec: _Decision, discard: int, stock: list[tuple[int
                       if e.seat != view.seat and e.kind in (Kind.PILE, Kind.STOCK)), None)
     # The card it had just taken from the pile could not be thrown back.
     excl = 1 << k.opp_taken[-1] if last_draw is not None and last_draw.kind is Kind.PILE and k.opp_taken else 0
-    plain = _Decision(view, replace(dec.params, improve=0.0, samples=n), random.Random(seed))
+    plain = Decision(view, replace(dec.params, improve=0.0, samples=n), random.Random(seed))
     kept = []
     for m in plain.samples():
         best, choices = best_discards(m | 1 << d, excl)
@@ -118,11 +118,11 @@ def main() -> None:
         action = player.decide(view)
         if action.kind is not Kind.DISCARD:
             continue
-        dec = _Decision(view, params, random.Random(i * 31 + len(view.events)))
+        dec = Decision(view, params, random.Random(i * 31 + len(view.events)))
         stock = [(c, w) for c, w in dec.stock_w if c != action.card]
         samples = []
         for imp in ns.improve:
-            d2 = _Decision(view, replace(params, improve=imp), random.Random(i * 31 + len(view.events)))
+            d2 = Decision(view, replace(params, improve=imp), random.Random(i * 31 + len(view.events)))
             ss = d2.samples()
             samples.append(sum(knock_chance(s, action.card, stock, dec.limit) for s in ss) / len(ss) if ss else 0.0)
         fk, nk = filtered(view, dec, action.card, stock, i * 77 + len(view.events), ns.filter_n)

@@ -26,7 +26,7 @@ from ginrummy.cards import cards_of
 from ginrummy.events import Phase
 from ginrummy.melds import joins_meld
 from ginrummy.players.expert import ExpertParams
-from ginrummy.players.expert.value import _Decision
+from ginrummy.players.expert.value import Decision
 from ginrummy.rules import Rules
 
 
@@ -50,7 +50,7 @@ def main() -> None:
         joins = {c: joins_meld(opp, c) for c in cards_of(view.hand)}
         unseen: list[int] = []
         for j, params in enumerate(variants):
-            dec = _Decision(view, params, random.Random(i * 31 + len(view.events)))
+            dec = Decision(view, params, random.Random(i * 31 + len(view.events)))
             unseen = dec.k.unseen_cards  # the same for every variant
             for c in unseen:
                 member[j] += (dec.k.p_opp[c] - (hidden >> c & 1)) ** 2

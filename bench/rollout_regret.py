@@ -55,7 +55,7 @@ from ginrummy.melds import best_arrangement, deadwood, deadwood_cards
 from ginrummy.players import get_player
 from ginrummy.players.driver import play_hand
 from ginrummy.players.expert import ExpertPlayer
-from ginrummy.players.expert.value import _Decision
+from ginrummy.players.expert.value import Decision
 from ginrummy.players.peers import stats
 from ginrummy.rules import Rules
 
@@ -73,7 +73,7 @@ def _belief_world(hand: Hand, seat: int, view, player: ExpertPlayer, rng: random
     """A copy of the hand with the opponent's unseen cards and the stock redrawn from the
     expert's beliefs (weighted sampling without replacement by its per-card chances), or with
     the given opponent hand ``opp`` (a posterior sample) and the rest shuffled into the stock."""
-    dec = _Decision(view, player.params, rng)
+    dec = Decision(view, player.params, rng)
     k = dec.k
     cards = k.unseen_cards
     if opp is None:
@@ -91,7 +91,7 @@ def _belief_world(hand: Hand, seat: int, view, player: ExpertPlayer, rng: random
     return h
 
 
-def _features(dec: _Decision, hand10: int, card: int) -> dict:
+def _features(dec: Decision, hand10: int, card: int) -> dict:
     """What the seat can know about a 10-card hand, for fitting a better value offline."""
     limit = dec.limit
     pool = dec.stock_w
@@ -133,7 +133,7 @@ def _candidates(player: ExpertPlayer, view, decision: str, features: bool = Fals
     if decision == "discard":
         if view.phase is not Phase.DISCARD or ranked[0][0].kind is not Kind.DISCARD:
             return None
-        dec = _Decision(view, player.params, random.Random(0))
+        dec = Decision(view, player.params, random.Random(0))
         return [
             {"action": a, "score": v, "value": dec.value(view.hand & ~(1 << a.card)), "danger": dec.danger(a.card),
              "features": _features(dec, view.hand & ~(1 << a.card), a.card) if features else None}
@@ -193,7 +193,7 @@ def _job(args: tuple[str, str, str, int, int, int, str, bool, int, list[int]]) -
                 if cands:
                     posterior = None
                     if belief_rollouts and belief == "exact":
-                        dec = _Decision(view, players[seat].params, random.Random(i))
+                        dec = Decision(view, players[seat].params, random.Random(i))
                         posterior = _posterior(view, dec, random.Random(i * 31), 100 + 60 * belief_rollouts, 2, True)
                     for c in cands:
                         qs = []

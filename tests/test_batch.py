@@ -76,7 +76,7 @@ def test_best_discard_batch_with_exclude() -> None:
 def test_several_set_ranks_are_covered() -> None:
     kinds = set()
     for m in HANDS:
-        t = melds._triple_ranks(m)
+        t = melds.triple_ranks(m)
         four = m & (t * melds.RANK_MASK)
         kinds.add((t.bit_count(), bool(four and any(four >> r & melds.RANK_MASK == melds.RANK_MASK for r in range(13)))))
     assert {(0, False), (1, False), (1, True), (2, False), (2, True), (3, False), (3, True)} <= kinds

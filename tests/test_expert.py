@@ -18,8 +18,8 @@ from ginrummy.observation import SeatView
 from ginrummy.players import get_player
 from ginrummy.players.base import Player
 from ginrummy.players.expert import ExpertParams, ExpertPlayer, build_knowledge
-from ginrummy.players.expert.knowledge import _next_discard_chances
-from ginrummy.players.expert.value import _Decision
+from ginrummy.players.expert.knowledge import next_discard_chances
+from ginrummy.players.expert.value import Decision
 from ginrummy.rules import Rules
 
 VARIANTS = {
@@ -220,7 +220,7 @@ def _worlds(cards: list[int], p: list[float], known: int = 0) -> Iterator[tuple[
 def test_meld_chance_matches_enumeration_of_independent_cards() -> None:
     """The closed-form danger equals the exact chance when the cards are held independently."""
     from ginrummy.melds import joins_meld
-    from ginrummy.players.expert.knowledge import _meld_chance
+    from ginrummy.players.expert.knowledge import meld_join_chance
 
     rng = random.Random(5)
     for x in (0, 1, 6, 11, 12, 25, 38, 51):
@@ -235,7 +235,7 @@ def test_meld_chance_matches_enumeration_of_independent_cards() -> None:
             if rng.random() < 0.3:
                 known = 1 << rng.choice(relevant)
             exact = sum(prob for hand, prob in _worlds(relevant, p, known) if joins_meld(hand, x))
-            assert abs(_meld_chance(p, known, x) - exact) < 1e-9, (x, [p[c] for c in relevant], known)
+            assert abs(meld_join_chance(p, known, x) - exact) < 1e-9, (x, [p[c] for c in relevant], known)
 
 
 def test_gin_reach_is_worth_most_when_only_gin_ends_the_hand() -> None:
@@ -246,7 +246,7 @@ def test_gin_reach_is_worth_most_when_only_gin_ends_the_hand() -> None:
 
     def phi(rules: Rules, d: int) -> float:
         view = new_hand(rules, dealer=0, seed=3).observation(0)
-        return _Decision(view, params, random.Random(0)).phi(d)
+        return Decision(view, params, random.Random(0)).phi(d)
 
     straight = Rules.preset("classic", straight_gin=True)
     assert phi(straight, 0) == -(params.knock_bonus + params.gin_only_bonus)
@@ -257,7 +257,7 @@ def test_gin_reach_is_worth_most_when_only_gin_ends_the_hand() -> None:
     # Oklahoma: the upcard sets the limit; a low one (here an ace, limit 1) is nearly straight gin.
     assert Rules.preset("classic", oklahoma=True).hand_knock_limit(parse_card("Ac")) == 1
     view = new_hand(Rules.preset("classic", oklahoma=True), dealer=0, seed=3).observation(0)
-    dec = _Decision(view, params, random.Random(0))
+    dec = Decision(view, params, random.Random(0))
     dec.limit = 1
     assert dec.phi(0) == -(params.knock_bonus + params.gin_only_bonus)
     dec.limit = params.gin_only_limit + 1
@@ -272,7 +272,7 @@ def test_each_point_under_the_knock_limit_counts_more_when_undercuts_pay() -> No
 
     def step(rules: Rules, d: int) -> float:
         view = new_hand(rules, dealer=0, seed=3).observation(0)
-        dec = _Decision(view, params, random.Random(0))
+        dec = Decision(view, params, random.Random(0))
         return dec.phi(d) - dec.phi(d + 1)
 
     eaai, classic = Rules.preset("eaai"), Rules.preset("classic")
@@ -321,7 +321,7 @@ def test_layoff_chance_matches_enumeration_of_independent_cards() -> None:
     hand takes the card as a layoff, when the cards are held independently."""
     from ginrummy.layout import layoff_targets
     from ginrummy.melds import melds_in
-    from ginrummy.players.expert.knowledge import _layoff_chance
+    from ginrummy.players.expert.knowledge import layoff_chance
 
     rng = random.Random(7)
     for x in (0, 2, 3, 6, 9, 10, 12, 25, 38, 51):
@@ -337,7 +337,7 @@ def test_layoff_chance_matches_enumeration_of_independent_cards() -> None:
                 prob for hand, prob in _worlds(relevant, p, known)
                 if any(layoff_targets(m) >> x & 1 for m in melds_in(hand))
             )
-            assert abs(_layoff_chance(p, known, x) - exact) < 1e-9, (x, [p[c] for c in relevant], known)
+            assert abs(layoff_chance(p, known, x) - exact) < 1e-9, (x, [p[c] for c in relevant], known)
 
 
 def test_hand_value_credits_cards_that_lay_off_on_the_opponents_known_meld() -> None:
@@ -351,11 +351,11 @@ def test_hand_value_credits_cards_that_lay_off_on_the_opponents_known_meld() -> 
     hand10 = sum(1 << c for c in parse_cards("As 2s 3s 9c 9d 9s 6h Kd Qc 4c"))
     known = sum(1 << c for c in parse_cards("7h 8h 9h"))
 
-    def values(rules: Rules) -> tuple[float, float, _Decision]:
+    def values(rules: Rules) -> tuple[float, float, Decision]:
         base = new_hand(rules, dealer=0, seed=3).observation(0)
         view = base._replace(hand=hand10, pile=(), opponent_known=known, events=())
-        on_dec = _Decision(view, params, random.Random(0))
-        return on_dec.value(hand10), _Decision(view, off, random.Random(0)).value(hand10), on_dec
+        on_dec = Decision(view, params, random.Random(0))
+        return on_dec.value(hand10), Decision(view, off, random.Random(0)).value(hand10), on_dec
 
     with_credit, without, dec = values(Rules.preset("eaai"))
     loose = deadwood_cards(hand10, best_arrangement(hand10)[1])
@@ -458,9 +458,9 @@ def test_the_opponents_knock_chance_grows_with_its_turns() -> None:
     eaai = Rules.preset("eaai")
     for n, want in ((0, 0.0), (1, 0.0), (3, 0.1), (5, 0.2), (8, 0.3)):
         h, seat = _mid_hand_view(eaai, n)
-        assert _Decision(h.observation(seat), params, random.Random(0)).hazard == pytest.approx(want)
+        assert Decision(h.observation(seat), params, random.Random(0)).hazard == pytest.approx(want)
     h, seat = _mid_hand_view(Rules.preset("eaai", straight_gin=True), 5)
-    assert _Decision(h.observation(seat), params, random.Random(0)).hazard == 0.0
+    assert Decision(h.observation(seat), params, random.Random(0)).hazard == 0.0
 
 
 def test_a_knock_catches_more_deadwood_at_a_higher_cost() -> None:
@@ -470,19 +470,19 @@ def test_a_knock_catches_more_deadwood_at_a_higher_cost() -> None:
 
     h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
     view = h.observation(seat)
-    dec = _Decision(view, ExpertParams(hazard_rate=0.05, hazard_last=0.0, met=0.0, hazard_ahead=0.0), random.Random(0))
-    costs = [dec._caught(d, float(d)) for d in range(0, 31)]
+    dec = Decision(view, ExpertParams(hazard_rate=0.05, hazard_last=0.0, met=0.0, hazard_ahead=0.0), random.Random(0))
+    costs = [dec.caught_cost(d, float(d)) for d in range(0, 31)]
     assert costs[0] < -20  # most knocks are undercut
     assert all(a < b for a, b in zip(costs, costs[1:], strict=False))
     assert costs[30] == pytest.approx(0.05 * (25 + 30) + 0.95 * (30 - sum(
         k * (1 if k <= 6 else 2) for k in range(1, 11)) / 14))
     hand10 = view.hand & ~(1 << next(a.card for a in view.legal if a.kind is Kind.DISCARD))
-    off = _Decision(view, dataclasses.replace(dec.params, hazard_rate=0.0), random.Random(0))
+    off = Decision(view, dataclasses.replace(dec.params, hazard_rate=0.0), random.Random(0))
     dw, melds = best_arrangement(hand10)
     lp = dec._layoff_points(deadwood_cards(hand10, melds))
     hz = dec.hazard
     assert hz == pytest.approx(0.2)
-    assert dec.value(hand10) == pytest.approx((1 - hz) * off.value(hand10) + hz * dec._caught(dw, dw - lp))
+    assert dec.value(hand10) == pytest.approx((1 - hz) * off.value(hand10) + hz * dec.caught_cost(dw, dw - lp))
 
 
 def test_the_opponents_next_discard_is_one_more_way_to_improve() -> None:
@@ -490,8 +490,8 @@ def test_the_opponents_next_discard_is_one_more_way_to_improve() -> None:
     worth at least as much as on the stock alone; a higher loose card is the likelier discard."""
     h, seat = _mid_hand_view(Rules.preset("eaai"), 4)
     view = h.observation(seat)
-    on = _Decision(view, ExpertParams(pile_outs=1.0), random.Random(0))
-    off = _Decision(view, ExpertParams(pile_outs=0.0), random.Random(0))
+    on = Decision(view, ExpertParams(pile_outs=1.0), random.Random(0))
+    off = Decision(view, ExpertParams(pile_outs=0.0), random.Random(0))
     assert sum(on.pile_q.values()) == pytest.approx(1.0)
     assert off.pile_q == {}
     better = 0
@@ -506,10 +506,10 @@ def test_the_opponents_next_discard_is_one_more_way_to_improve() -> None:
     king, ace = parse_card("Kc"), parse_card("Ad")
     p = [0.0] * 52
     p[king] = p[ace] = 0.5
-    q = _next_discard_chances(p, 0, [king, ace], 2.0)
+    q = next_discard_chances(p, 0, [king, ace], 2.0)
     assert q[king] == pytest.approx(100 * q[ace]) and sum(q.values()) == pytest.approx(1.0)
     known = sum(1 << c for c in parse_cards("Kd Kh"))
-    q = _next_discard_chances(p, known, [king, ace], 2.0)
+    q = next_discard_chances(p, known, [king, ace], 2.0)
     assert q[king] == pytest.approx(0.0)
 
 
@@ -548,17 +548,17 @@ def _view_after_discard(rules: Rules, opp_discards: int, low: bool) -> SeatView:
 def test_a_low_last_discard_raises_the_opponents_knock_chance() -> None:
     """``hazard_last``: a player who throws its highest loose card and has just thrown a low
     one is near a knock, so its chance to knock next turn is scaled up (down after a ten)."""
-    from ginrummy.players.expert.knowledge import _HAZARD_BY_LAST
+    from ginrummy.players.expert.knowledge import HAZARD_BY_LAST
 
     base = ExpertParams(hazard_rate=0.05, hazard_cap=0.9, hazard_last=0.0)
     on = dataclasses.replace(base, hazard_last=1.0)
     low, high = (_view_after_discard(Rules.preset("eaai"), 5, flag) for flag in (True, False))
     for view, want_up in ((low, True), (high, False)):
-        plain = _Decision(view, base, random.Random(0)).hazard
-        scaled = _Decision(view, on, random.Random(0)).hazard
+        plain = Decision(view, base, random.Random(0)).hazard
+        scaled = Decision(view, on, random.Random(0)).hazard
         assert plain == pytest.approx(0.2)
         last = next(e.card for e in reversed(view.events) if e.kind is Kind.DISCARD and e.seat != view.seat)
-        assert scaled == pytest.approx(0.2 * _HAZARD_BY_LAST[CARD_VALUES[last]])
+        assert scaled == pytest.approx(0.2 * HAZARD_BY_LAST[CARD_VALUES[last]])
         assert (scaled > plain) if want_up else (scaled < plain)
 
 
@@ -566,9 +566,9 @@ def test_a_discard_the_opponent_melds_costs_more_the_nearer_it_is_to_knocking() 
     """``gift``: the cost of a discard the opponent would take is its meld chance times the
     extra knock chance of a take (growing with its turns) times what the knock would cost."""
     view = _view_after_discard(Rules.preset("eaai"), 5, False)
-    dec = _Decision(view, ExpertParams(gift=1.0, take_knock=0.2, take_knock_cap=0.45, hazard_ahead=0.0),
+    dec = Decision(view, ExpertParams(gift=1.0, take_knock=0.2, take_knock_cap=0.45, hazard_ahead=0.0),
                     random.Random(0))
-    off = _Decision(view, ExpertParams(gift=0.0), random.Random(0))
+    off = Decision(view, ExpertParams(gift=0.0), random.Random(0))
     assert dec.take_knock == pytest.approx(0.3)  # 0.2 + 0.02 per turn, five turns
     hand = view.hand
     costs = []
@@ -579,8 +579,8 @@ def test_a_discard_the_opponent_melds_costs_more_the_nearer_it_is_to_knocking() 
         dw, melds = best_arrangement(rest)
         lp = dec._layoff_points(deadwood_cards(rest, melds))
         unmixed = dataclasses.replace(dec.params, hazard_rate=0.0, gift=0.0)
-        prospects = _Decision(view, unmixed, random.Random(0)).value(rest)
-        assert g == pytest.approx(0.3 * dec.danger(c) * (dec._caught(dw, dw - lp) - prospects))
+        prospects = Decision(view, unmixed, random.Random(0)).value(rest)
+        assert g == pytest.approx(0.3 * dec.danger(c) * (dec.caught_cost(dw, dw - lp) - prospects))
         costs.append(g)
     assert any(g != 0.0 for g in costs)
 
@@ -592,18 +592,18 @@ def test_the_match_equity_weighs_what_the_opponents_knock_would_cost() -> None:
     h, seat = _mid_hand_view(Rules.preset("eaai"), 5)
     view = h.observation(seat)
     params = ExpertParams(met=1.0, hazard_last=0.0)
-    plain = _Decision(view, ExpertParams(hazard_last=0.0, met=0.0), random.Random(0))
-    early = _Decision(view, params, random.Random(0))
+    plain = Decision(view, ExpertParams(hazard_last=0.0, met=0.0), random.Random(0))
+    early = Decision(view, params, random.Random(0))
     assert early.worth is not None
     for d in (5, 15, 25):
-        assert early._caught(d, float(d)) == pytest.approx(plain._caught(d, float(d)), abs=3.0)
+        assert early.caught_cost(d, float(d)) == pytest.approx(plain.caught_cost(d, float(d)), abs=3.0)
     scores = (40, 96) if seat == 0 else (96, 40)
-    late = _Decision(view._replace(scores=scores), params, random.Random(0))
-    lost = [late._caught(d, float(d)) for d in (20, 30, 40)]
+    late = Decision(view._replace(scores=scores), params, random.Random(0))
+    lost = [late.caught_cost(d, float(d)) for d in (20, 30, 40)]
     assert lost[0] == pytest.approx(lost[2], rel=0.05)  # losing the game costs the same however
-    assert late._caught(0, 0.0) < lost[0]  # an undercut still helps
+    assert late.caught_cost(0, 0.0) < lost[0]  # an undercut still helps
     classic = view._replace(rules=Rules.preset("classic"))
-    assert _Decision(classic, params, random.Random(0)).worth is None
+    assert Decision(classic, params, random.Random(0)).worth is None
 
 
 def test_the_opponents_knock_after_our_next_draw_weighs_the_hand_that_draw_leaves() -> None:
@@ -616,8 +616,8 @@ def test_the_opponents_knock_after_our_next_draw_weighs_the_hand_that_draw_leave
     view = h.observation(seat)
     base = ExpertParams(hazard_rate=0.05, hazard_cap=0.9, hazard_last=0.0, pile_outs=0.0, met=0.0,
                         hazard_ahead=0.0)
-    off = _Decision(view, base, random.Random(0))
-    on = _Decision(view, dataclasses.replace(base, hazard_ahead=1.0), random.Random(0))
+    off = Decision(view, base, random.Random(0))
+    on = Decision(view, dataclasses.replace(base, hazard_ahead=1.0), random.Random(0))
     assert off.hazard_next == 0.0
     assert on.hazard == pytest.approx(0.2) and on.hazard_next == pytest.approx(0.25)
     changed = 0
@@ -628,13 +628,13 @@ def test_the_opponents_knock_after_our_next_draw_weighs_the_hand_that_draw_leave
         dw, melds = best_arrangement(hand10)
         lp = on._layoff_points(deadwood_cards(hand10, melds))
         hz, h1 = on.hazard, on.hazard_next
-        future = (off.value(hand10) - hz * off._caught(dw, dw - lp)) / (1 - hz)
+        future = (off.value(hand10) - hz * off.caught_cost(dw, dw - lp)) / (1 - hz)
         tw = sum(w for _, w in on.stock_w)
         caught = 0.0
         for c, w in on.stock_w:
             d = min(dw, min_deadwood_after_discard(hand10 | 1 << c))
-            caught += w * on._caught(d, d - lp)
-        want = (1 - hz) * ((1 - h1) * future + h1 * caught / tw) + hz * on._caught(dw, dw - lp)
+            caught += w * on.caught_cost(d, d - lp)
+        want = (1 - hz) * ((1 - h1) * future + h1 * caught / tw) + hz * on.caught_cost(dw, dw - lp)
         assert on.value(hand10) == pytest.approx(want)
         changed += abs(on.value(hand10) - off.value(hand10)) > 1e-6
     assert changed > 0

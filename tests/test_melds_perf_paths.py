@@ -23,7 +23,7 @@ from ginrummy.cards import mask_value
 
 
 def path_of(mask: int) -> str:
-    t = melds._triple_ranks(mask)
+    t = melds.triple_ranks(mask)
     if not t:
         return "no set"
     if t & (t - 1):
@@ -49,7 +49,7 @@ def hands() -> list[int]:
 
 def discard_path_of(mask: int) -> str:
     """The branch of ``min_deadwood_after_discard`` that a rank of four takes."""
-    t = melds._triple_ranks(mask)
+    t = melds.triple_ranks(mask)
     fours = [r for r in range(13) if mask >> r & melds.RANK_MASK == melds.RANK_MASK]
     if not fours:
         return path_of(mask)
@@ -115,7 +115,7 @@ def test_discards_within_a_limit_match_the_oracle() -> None:
             if oracle.deadwood(m & ~(1 << c)) <= limit:
                 want |= 1 << c
         assert discard_search.discards_within(m, limit) == want, (m, limit)
-        paths["set ranks" if melds._triple_ranks(m) else "no set"] += bool(want)
+        paths["set ranks" if melds.triple_ranks(m) else "no set"] += bool(want)
     assert paths["set ranks"] > 25 and paths["no set"] > 25, paths
 
 
@@ -131,10 +131,10 @@ def test_best_arrangement_is_legal_and_optimal() -> None:
 
 def plain_arrangement(mask: int) -> tuple[int, list[int]]:
     """The search ``best_arrangement`` replaced: the first union of sets (in
-    ``_set_unions`` order) with the least runs-only deadwood, its runs by suit from the
+    ``set_unions`` order) with the least runs-only deadwood, its runs by suit from the
     run table, then its sets by rank."""
     best, best_used = 1 << 30, 0
-    for used in melds._set_unions(mask, melds._triple_ranks(mask)):
+    for used in melds.set_unions(mask, melds.triple_ranks(mask)):
         r = mask & ~used
         v = sum(melds.RUN_DEAD[r >> (13 * s) & 0x1FFF] for s in range(4))
         if v < best:

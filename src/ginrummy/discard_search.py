@@ -23,21 +23,21 @@ from typing import Final
 
 from .cards import SUIT_MASK, Card, cards_of
 from .melds import (
-    _DEAD_GAIN,
-    _DG_WITHOUT,
-    _NEIGHBOUR_CARDS,
-    _NEIGHBOURS,
-    _SEVERAL,
-    _THREE_WAYS,
-    _TWO,
+    DEAD_AND_GAIN,
+    DEAD_GAIN_WITHOUT,
     DISCARD_CARDS,
     DISCARD_GAIN,
+    NEIGHBOUR_CARDS,
+    NEIGHBOUR_RANKS,
     NO_DISCARD,
     RANK_MASK,
     RUN_DEAD,
-    _rank_ways,
-    _set_unions,
-    _triple_ranks,
+    SEVERAL_RANKS,
+    THREE_WAYS,
+    TWO_RANKS,
+    rank_ways,
+    set_unions,
+    triple_ranks,
 )
 
 # ---------------------------------------------------------------------------
@@ -86,13 +86,13 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
             g = x
         table = RUN_DEAD
         return table[s0] + table[s1] + table[s2] + table[s3] + g
-    if _SEVERAL[t]:
-        if _TWO[t]:
+    if SEVERAL_RANKS[t]:
+        if TWO_RANKS[t]:
             return _after_discard_two(s0, s1, s2, s3, t, p & q)
         return _after_discard_several(mask, t)
-    dg = _DEAD_GAIN
+    dg = DEAD_AND_GAIN
     # The suits without the set rank's cards (c_j, h_j), read from a table: no new ints.
-    w = _DG_WITHOUT[t]
+    w = DEAD_GAIN_WITHOUT[t]
     c0, h0 = w[s0]
     c1, h1 = w[s1]
     c2, h2 = w[s2]
@@ -104,12 +104,12 @@ def min_deadwood_after_discard(mask: int, s0: int = -1, s1: int = 0, s2: int = 0
         h = m01 if m01 < m23 else m23
         whole = c0 + c1 + c2 + c3
         best = whole + h if h < 0 else whole
-        if not mask & _NEIGHBOUR_CARDS[t]:
+        if not mask & NEIGHBOUR_CARDS[t]:
             return best
         # Three to the set and the card of suit j kept for its runs (suit j whole again:
         # a_j, g_j), where that card has a neighbour; no set at all only where two cards
         # have one (with three cards in no run it is worse than keeping just the fourth).
-        nb = _NEIGHBOURS[t]
+        nb = NEIGHBOUR_RANKS[t]
         near = 0
         if s0 & nb:
             near = 1
@@ -170,9 +170,9 @@ def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -
     the ranks picks one per suit: no 52-bit masks per choice."""
     b = t & -t
     c = t ^ b
-    dg = _DEAD_GAIN
-    wb = _DG_WITHOUT[b]
-    wc = _DG_WITHOUT[c]
+    dg = DEAD_AND_GAIN
+    wb = DEAD_GAIN_WITHOUT[b]
+    wc = DEAD_GAIN_WITHOUT[c]
     k = SUIT_MASK ^ t
     if not fours:
         # Two ranks of three: no set, either, or both; every suit reads the same way (the
@@ -223,8 +223,8 @@ def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -
     v2 = (dg[s2], wb[s2], wc[s2], dg[s2 & k])
     v3 = (dg[s3], wb[s3], wc[s3], dg[s3 & k])
     best = NO_DISCARD
-    first = _rank_ways(s0, s1, s2, s3, b, 1, True) if fours & b else _THREE_WAYS[0]
-    second = _rank_ways(s0, s1, s2, s3, c, 2, True) if fours & c else _THREE_WAYS[1]
+    first = rank_ways(s0, s1, s2, s3, b, 1, True) if fours & b else THREE_WAYS[0]
+    second = rank_ways(s0, s1, s2, s3, c, 2, True) if fours & c else THREE_WAYS[1]
     for x0, x1, x2, x3, fx in first:
         for y0, y1, y2, y3, fy in second:
             a0, g0 = v0[x0 + y0]
@@ -247,7 +247,7 @@ def _after_discard_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -
 
 def _runs_after_discard(s0: int, s1: int, s2: int, s3: int) -> int:
     """Runs-only deadwood of four suit masks after the best discard."""
-    dg = _DEAD_GAIN
+    dg = DEAD_AND_GAIN
     a0, g0 = dg[s0]
     a1, g1 = dg[s1]
     a2, g2 = dg[s2]
@@ -274,7 +274,7 @@ def _after_discard_several(mask: int, t: int) -> int:
     try every union of sets instead, lazily.
     """
     if t.bit_count() > 4:
-        return _after_discard_over(mask, _set_unions(mask, t))
+        return _after_discard_over(mask, set_unions(mask, t))
     near = (mask << 1 | mask >> 1) & mask
     unions = [0]
     while t:
@@ -300,7 +300,7 @@ def _after_discard_several(mask: int, t: int) -> int:
 
 def _after_discard_over(mask: int, unions: Iterable[int]) -> int:
     """``min_deadwood_after_discard`` over explicit set unions (flagged as above)."""
-    dg = _DEAD_GAIN
+    dg = DEAD_AND_GAIN
     best = NO_DISCARD
     for used in unions:
         r = mask & ~used
@@ -349,7 +349,7 @@ def discards_within(mask: int, limit: int) -> int:
     out = 0
     if t.bit_count() > 4:
         # (A mask of 30 cards or so: every union lazily.)
-        for used in _set_unions(mask, t):
+        for used in set_unions(mask, t):
             r = mask & ~used
             out |= _runs_within(r & SUIT_MASK, r >> 13 & SUIT_MASK, r >> 26 & SUIT_MASK, r >> 39, limit)
         return out
@@ -359,7 +359,7 @@ def discards_within(mask: int, limit: int) -> int:
 
 
 def _union_suits(s0: int, s1: int, s2: int, s3: int, t: int) -> list[tuple[int, int, int, int]]:
-    """The four suit masks left by each union of sets of ``_set_unions`` (not in its order):
+    """The four suit masks left by each union of sets of ``set_unions`` (not in its order):
     per set rank (bit of ``t``) none, the whole rank, or of four any three, each taken out of
     the suits by 13-bit operations (no 52-bit union and split per union)."""
     out = [(s0, s1, s2, s3)]
@@ -385,7 +385,7 @@ def _union_suits(s0: int, s1: int, s2: int, s3: int, t: int) -> list[tuple[int, 
 
 def _runs_within(s0: int, s1: int, s2: int, s3: int, limit: int) -> int:
     """The cards of four suit masks whose discard leaves runs-only deadwood at most ``limit``."""
-    dg = _DEAD_GAIN
+    dg = DEAD_AND_GAIN
     a0, g0 = dg[s0]
     a1, g1 = dg[s1]
     a2, g2 = dg[s2]
@@ -473,7 +473,7 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
                     kept.append(c)
             if kept:
                 return value, kept
-        return _best_discards_over(mask, exclude, _set_unions(mask, _triple_ranks(mask)))
+        return _best_discards_over(mask, exclude, set_unions(mask, triple_ranks(mask)))
     s0 = mask & SUIT_MASK
     s1 = mask >> 13 & SUIT_MASK
     s2 = mask >> 26 & SUIT_MASK
@@ -482,14 +482,14 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
     q = s2 & s3
     t = p & (s2 | s3) | q & (s0 | s1)
     if t:
-        if _SEVERAL[t]:
-            if _TWO[t]:
+        if SEVERAL_RANKS[t]:
+            if TWO_RANKS[t]:
                 return _best_discards_two(s0, s1, s2, s3, t, p & q)
-            return _best_discards_over(mask, exclude, _set_unions(mask, t))
+            return _best_discards_over(mask, exclude, set_unions(mask, t))
         if p & q:
             # (No card of the mask is excluded here.)
             return _best_discards_four(s0, s1, s2, s3, t)
-    dg = _DEAD_GAIN
+    dg = DEAD_AND_GAIN
     a0, g0 = dg[s0]
     a1, g1 = dg[s1]
     a2, g2 = dg[s2]
@@ -506,7 +506,7 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
         # One set rank with three cards: also try the set taken whole (each suit's values
         # without the rank's card from a table; the suit masks without it made only for the
         # suits that hold a best discard).
-        w = _DG_WITHOUT[t]
+        w = DEAD_GAIN_WITHOUT[t]
         c0, h0 = w[s0]
         c1, h1 = w[s1]
         c2, h2 = w[s2]
@@ -546,12 +546,12 @@ def best_discards(mask: int, exclude: int = 0) -> tuple[int, list[Card]]:
 
 def _best_discards_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> tuple[int, list[Card]]:
     """``best_discards`` (nothing excluded) for two set ranks (bits ``t``; ``fours``: those of
-    four cards): every way to use them (as ``_set_unions``); the least deadwood and every
+    four cards): every way to use them (as ``set_unions``); the least deadwood and every
     discard that reaches it under any way."""
     b = t & -t
     c = t ^ b
     k = SUIT_MASK ^ t
-    dg = _DEAD_GAIN
+    dg = DEAD_AND_GAIN
     cards = DISCARD_CARDS
     best = NO_DISCARD
     if not fours:
@@ -591,14 +591,14 @@ def _best_discards_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -
     # A rank of four among them: up to 36 ways, so each suit's values are read four ways from
     # the tables first (as in ``_after_discard_two``) and each way picks one per suit; a
     # suit's cards are found only for the ways that tie the best.
-    wb = _DG_WITHOUT[b]
-    wc = _DG_WITHOUT[c]
+    wb = DEAD_GAIN_WITHOUT[b]
+    wc = DEAD_GAIN_WITHOUT[c]
     v0 = (dg[s0], wb[s0], wc[s0], dg[s0 & k])
     v1 = (dg[s1], wb[s1], wc[s1], dg[s1 & k])
     v2 = (dg[s2], wb[s2], wc[s2], dg[s2 & k])
     v3 = (dg[s3], wb[s3], wc[s3], dg[s3 & k])
-    first = _rank_ways(s0, s1, s2, s3, b, 1, False) if fours & b else _THREE_WAYS[0]
-    second = _rank_ways(s0, s1, s2, s3, c, 2, False) if fours & c else _THREE_WAYS[1]
+    first = rank_ways(s0, s1, s2, s3, b, 1, False) if fours & b else THREE_WAYS[0]
+    second = rank_ways(s0, s1, s2, s3, c, 2, False) if fours & c else THREE_WAYS[1]
     wins: list[tuple[int, int, int, int, int, int, int, int, int]] = []
     for x0, x1, x2, x3, _ in first:
         for y0, y1, y2, y3, _ in second:
@@ -643,8 +643,8 @@ def _best_discards_four(s0: int, s1: int, s2: int, s3: int, t: int) -> tuple[int
     """``best_discards`` for one set rank of four (bit ``t`` in every suit): the six ways to
     use it (no set, all four, three leaving the card of one suit), each suit's values read
     from the tables with or without that card, the least deadwood and its discards kept."""
-    dg = _DEAD_GAIN
-    w = _DG_WITHOUT[t]
+    dg = DEAD_AND_GAIN
+    w = DEAD_GAIN_WITHOUT[t]
     a0, g0 = dg[s0]
     a1, g1 = dg[s1]
     a2, g2 = dg[s2]

@@ -23,12 +23,12 @@ from .actions import DONE, MELD_ACTIONS, Action
 from .cards import CARD_VALUES, FULL_DECK, SUIT_MASK, Card, cards_of
 from .events import LAYOUT_PHASES, Phase
 from .melds import (
-    _RUNS_IN,
-    _SUIT_POINTS,
     ALL_MELDS,
     MELD_INDEX,
     RANK_MASK,
     RUN_DEAD,
+    RUNS_IN,
+    SUIT_POINTS,
     best_arrangement,
     deadwood,
     is_set,
@@ -222,8 +222,8 @@ def _suit_layouts(suit: int, s: int) -> tuple[tuple[int, ...], ...]:
     got = _SUIT_LAYOUTS[suit].get(s)
     if got is not None:
         return got
-    runs = _RUNS_IN[s]
-    pts = _SUIT_POINTS
+    runs = RUNS_IN[s]
+    pts = SUIT_POINTS
     target = pts[s] - RUN_DEAD[s]
     out: list[tuple[int, ...]] = []
     shift = 13 * suit

@@ -99,9 +99,9 @@ def _display_order(mask: int) -> list[Card]:
 _RANK_VALUES: Final = tuple(min(r + 1, 10) for r in range(13))
 
 #: Points of every 13-bit suit mask, so a hand's points are four look-ups (``points``).
-_SUIT_POINTS: Final = [0] * (1 << 13)
+SUIT_POINTS: Final = [0] * (1 << 13)
 for _m in range(1, 1 << 13):
-    _SUIT_POINTS[_m] = _SUIT_POINTS[_m & (_m - 1)] + _RANK_VALUES[(_m & -_m).bit_length() - 1]
+    SUIT_POINTS[_m] = SUIT_POINTS[_m & (_m - 1)] + _RANK_VALUES[(_m & -_m).bit_length() - 1]
 
 
 def points(mask: int) -> int:
@@ -115,7 +115,7 @@ def points(mask: int) -> int:
     16
     """
     if 0 <= mask < 1 << 52:
-        t = _SUIT_POINTS
+        t = SUIT_POINTS
         return t[mask & SUIT_MASK] + t[mask >> 13 & SUIT_MASK] + t[mask >> 26 & SUIT_MASK] + t[mask >> 39]
     return mask_value(mask)
 
@@ -202,14 +202,14 @@ DISCARD_GAIN: Final = _REMOVAL_TABLES[0]
 #: Per 13-bit suit mask, the cards (a 13-bit mask) whose discard makes that least change.
 DISCARD_CARDS: Final = _REMOVAL_TABLES[1]
 #: ``(RUN_DEAD[m], DISCARD_GAIN[m])`` per suit mask: one look-up for both.
-_DEAD_GAIN: Final = tuple(zip(RUN_DEAD, DISCARD_GAIN, strict=True))
+DEAD_AND_GAIN: Final = tuple(zip(RUN_DEAD, DISCARD_GAIN, strict=True))
 #: For the bit of one rank (index ``1 << rank``): the ranks next to it (13 bits), and the
 #: cards of those ranks in every suit; zero for any other index.
-_NEIGHBOURS: Final = [0] * (1 << 13)
-_NEIGHBOUR_CARDS: Final = [0] * (1 << 13)
+NEIGHBOUR_RANKS: Final = [0] * (1 << 13)
+NEIGHBOUR_CARDS: Final = [0] * (1 << 13)
 for _r in range(13):
-    _NEIGHBOURS[1 << _r] = (1 << _r + 1 | 1 << _r >> 1) & SUIT_MASK
-    _NEIGHBOUR_CARDS[1 << _r] = _NEIGHBOURS[1 << _r] * RANK_MASK
+    NEIGHBOUR_RANKS[1 << _r] = (1 << _r + 1 | 1 << _r >> 1) & SUIT_MASK
+    NEIGHBOUR_CARDS[1 << _r] = NEIGHBOUR_RANKS[1 << _r] * RANK_MASK
 
 
 def _without(table: tuple[_T, ...], bit: int) -> tuple[_T, ...]:
@@ -223,23 +223,23 @@ def _without(table: tuple[_T, ...], bit: int) -> tuple[_T, ...]:
     return tuple(out)
 
 
-#: For the bit of one rank (index ``1 << rank``): ``RUN_DEAD`` and ``_DEAD_GAIN`` of each suit
+#: For the bit of one rank (index ``1 << rank``): ``RUN_DEAD`` and ``DEAD_AND_GAIN`` of each suit
 #: mask with that rank's card taken out (for its set). Why: a hand with one set rank reads its
 #: suits' values without the set straight from these, where ``s & ~bit`` would build a new
 #: int per suit, and making ints is most of what these functions cost. Empty at other indexes.
 _DEAD_WITHOUT: Final[list[tuple[int, ...]]] = [()] * (1 << 12 | 1)
-_DG_WITHOUT: Final[list[tuple[tuple[int, int], ...]]] = [()] * (1 << 12 | 1)
+DEAD_GAIN_WITHOUT: Final[list[tuple[tuple[int, int], ...]]] = [()] * (1 << 12 | 1)
 for _r in range(13):
     _DEAD_WITHOUT[1 << _r] = _without(RUN_DEAD, 1 << _r)
-    _DG_WITHOUT[1 << _r] = _without(_DEAD_GAIN, 1 << _r)
+    DEAD_GAIN_WITHOUT[1 << _r] = _without(DEAD_AND_GAIN, 1 << _r)
 #: Per 13-bit mask of set ranks: True where it holds two or more (``t & (t - 1)`` without
 #: making ints).
-_SEVERAL: Final = tuple(bool(m & (m - 1)) for m in range(1 << 13))
+SEVERAL_RANKS: Final = tuple(bool(m & (m - 1)) for m in range(1 << 13))
 #: Per 13-bit mask of set ranks: True where it holds exactly two.
-_TWO: Final = tuple(m.bit_count() == 2 for m in range(1 << 13))
+TWO_RANKS: Final = tuple(m.bit_count() == 2 for m in range(1 << 13))
 
 
-def _rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) -> list[tuple[int, int, int, int, bool]]:
+def rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) -> list[tuple[int, int, int, int, bool]]:
     """The ways to use a rank of four (its bit ``b``) in a search over two set ranks: per way,
     ``u`` for each suit whose card of the rank goes into the set (else 0), and whether the
     way takes the rank whole with ``prune``. All four, no set, and three leaving the card of
@@ -247,7 +247,7 @@ def _rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) 
     is at most 0, one of the four may go) the last two only where such a card has a
     neighbour in its suit, for the reasons given in :func:`ginrummy.discard_search.min_deadwood_after_discard`."""
     ways = [(u, u, u, u, prune)]
-    nb = _NEIGHBOURS[b] if prune else SUIT_MASK
+    nb = NEIGHBOUR_RANKS[b] if prune else SUIT_MASK
     if s0 & nb:
         ways.append((0, u, u, u, False))
     if s1 & nb:
@@ -261,9 +261,9 @@ def _rank_ways(s0: int, s1: int, s2: int, s3: int, b: int, u: int, prune: bool) 
     return ways
 
 
-#: The ways to use a rank of three in a search over two set ranks (as ``_rank_ways``): no
+#: The ways to use a rank of three in a search over two set ranks (as ``rank_ways``): no
 #: set, or the set (a suit without the rank's card reads the same either way).
-_THREE_WAYS: Final = (((0, 0, 0, 0, False), (1, 1, 1, 1, False)), ((0, 0, 0, 0, False), (2, 2, 2, 2, False)))
+THREE_WAYS: Final = (((0, 0, 0, 0, False), (1, 1, 1, 1, False)), ((0, 0, 0, 0, False), (2, 2, 2, 2, False)))
 
 
 def _set_options(mask: int, rank: int) -> list[int]:
@@ -278,7 +278,7 @@ def _set_options(mask: int, rank: int) -> list[int]:
     return [0]
 
 
-def _triple_ranks(mask: int) -> int:
+def triple_ranks(mask: int) -> int:
     """Bit r is set where rank r has three or more cards in the mask."""
     s0 = mask & SUIT_MASK
     s1 = mask >> 13 & SUIT_MASK
@@ -287,10 +287,10 @@ def _triple_ranks(mask: int) -> int:
     return (s0 & s1 & (s2 | s3)) | ((s0 | s1) & s2 & s3)
 
 
-def _set_unions(mask: int, trips: int) -> Iterable[int]:
+def set_unions(mask: int, trips: int) -> Iterable[int]:
     """Every union of disjoint sets the mask can make, the empty one first.
 
-    ``trips`` is ``_triple_ranks(mask)``. The order is that of ``itertools.product`` over
+    ``trips`` is ``triple_ranks(mask)``. The order is that of ``itertools.product`` over
     the ranks (lowest rank slowest), which ``best_arrangement`` relies on for ties. A list
     built in place costs far less than a generator over ``product`` for the one or two
     set ranks a real hand has; a mask with many set ranks (say 40 cards) gets the lazy
@@ -334,7 +334,7 @@ def _deadwood_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> int
     commonest several-sets hand: each suit's runs deadwood read from the tables with both
     ranks' cards, without the lower rank's, without the higher's and without both (index 1
     for the lower rank taken out plus 2 for the higher), and each way to use the ranks (those
-    of ``_set_unions``) picks one per suit: no 52-bit union per way."""
+    of ``set_unions``) picks one per suit: no 52-bit union per way."""
     b = t & -t
     c = t ^ b
     table = RUN_DEAD
@@ -356,8 +356,8 @@ def _deadwood_two(s0: int, s1: int, s2: int, s3: int, t: int, fours: int) -> int
     v1 = (table[s1], wb[s1], wc[s1], table[s1 & k])
     v2 = (table[s2], wb[s2], wc[s2], table[s2 & k])
     v3 = (table[s3], wb[s3], wc[s3], table[s3 & k])
-    first = _rank_ways(s0, s1, s2, s3, b, 1, False) if fours & b else _THREE_WAYS[0]
-    second = _rank_ways(s0, s1, s2, s3, c, 2, False) if fours & c else _THREE_WAYS[1]
+    first = rank_ways(s0, s1, s2, s3, b, 1, False) if fours & b else THREE_WAYS[0]
+    second = rank_ways(s0, s1, s2, s3, c, 2, False) if fours & c else THREE_WAYS[1]
     best = NO_DISCARD
     for x0, x1, x2, x3, _ in first:
         for y0, y1, y2, y3, _ in second:
@@ -400,10 +400,10 @@ def deadwood(mask: int) -> int:
     a3 = table[s3]
     if not t:
         return a0 + a1 + a2 + a3
-    if _SEVERAL[t]:
+    if SEVERAL_RANKS[t]:
         v = _SEVERAL_SETS.get(mask)
         if v is None:
-            v = _deadwood_two(s0, s1, s2, s3, t, p & q) if _TWO[t] else _runs_dead_over(mask, _set_unions(mask, t))
+            v = _deadwood_two(s0, s1, s2, s3, t, p & q) if TWO_RANKS[t] else _runs_dead_over(mask, set_unions(mask, t))
             if len(_SEVERAL_SETS) >= _MEMO_SIZE:
                 _SEVERAL_SETS.clear()
             _SEVERAL_SETS[mask] = v
@@ -437,7 +437,7 @@ def best_arrangement(mask: int) -> tuple[int, list[int]]:
     """Minimum deadwood and one arrangement that reaches it, as a list of meld masks.
 
     Runs come first (by suit, low to high), then sets by rank. Among arrangements of equal
-    deadwood the choice of sets is the first in the order of ``_set_unions`` (no set first,
+    deadwood the choice of sets is the first in the order of ``set_unions`` (no set first,
     then the whole rank, then three of four dropping spades, hearts, ...): the layout shown
     and laid down, and so play, depends on it. The paths are those of ``deadwood``, each
     reading its runs from the per-suit tables.
@@ -507,7 +507,7 @@ def _arrangement_over(mask: int, t: int) -> tuple[int, list[int]]:
     table = RUN_DEAD
     best = NO_DISCARD
     best_used = 0
-    for used in _set_unions(mask, t):
+    for used in set_unions(mask, t):
         r = mask & ~used
         v = table[r & SUIT_MASK] + table[r >> 13 & SUIT_MASK] + table[r >> 26 & SUIT_MASK] + table[r >> 39 & SUIT_MASK]
         if v < best:
@@ -568,7 +568,8 @@ def _build_meld_lookups() -> tuple[dict[int, tuple[int, ...]], list[tuple[int, .
     return sets, runs
 
 
-_SETS_IN, _RUNS_IN = _build_meld_lookups()
+#: ``RUNS_IN[suit mask]``: the runs inside a 13-bit suit mask, as 13-bit masks, in meld-id order.
+_SETS_IN, RUNS_IN = _build_meld_lookups()
 
 
 def melds_in(mask: int) -> list[int]:
@@ -592,7 +593,7 @@ def melds_in(mask: int) -> list[int]:
         low = t & -t
         t ^= low
         out.extend(_SETS_IN[mask & RANK_MASK * low])
-    runs = _RUNS_IN
+    runs = RUNS_IN
     out.extend(runs[s0])
     # Loops, not comprehensions: a comprehension is a call with its own frame on 3.11, more
     # than the one to three runs a suit holds cost to shift.
@@ -659,12 +660,21 @@ def joins_meld(hand: int, card: int) -> bool:
 
 __all__ = [
     "ALL_MELDS",
+    "DEAD_AND_GAIN",
+    "DEAD_GAIN_WITHOUT",
     "DISCARD_CARDS",
     "DISCARD_GAIN",
     "MELD_INDEX",
+    "NEIGHBOUR_CARDS",
+    "NEIGHBOUR_RANKS",
     "NO_DISCARD",
     "RANK_MASK",
+    "RUNS_IN",
     "RUN_DEAD",
+    "SEVERAL_RANKS",
+    "SUIT_POINTS",
+    "THREE_WAYS",
+    "TWO_RANKS",
     "arrangements",
     "best_arrangement",
     "deadwood",
@@ -675,4 +685,7 @@ __all__ = [
     "meld_str",
     "melds_in",
     "points",
+    "rank_ways",
+    "set_unions",
+    "triple_ranks",
 ]

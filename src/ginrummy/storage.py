@@ -59,7 +59,7 @@ from .storage_backend import Database, open_database
 from .storage_errors import StoreError as StoreError
 from .storage_errors import Taken as Taken
 from .storage_errors import Unreachable as Unreachable
-from .storage_schema import _GAME_COLUMNS, _P, SCHEMA_VERSION, upgrade
+from .storage_schema import GAME_COLUMNS, PARAM, SCHEMA_VERSION, upgrade
 from .storage_schema import HUMAN as HUMAN
 from .storage_writes import StepWrites
 
@@ -245,39 +245,39 @@ class Store(StepWrites):
             raise ValueError(f"seats must be numbered 0 to {len(seats) - 1} in order")
         with self.connection() as c:
             c.execute(
-                f"INSERT INTO games (id, rules, seed, first_dealer, created, status) VALUES ({', '.join([_P] * 6)})",
+                f"INSERT INTO games (id, rules, seed, first_dealer, created, status) VALUES ({', '.join([PARAM] * 6)})",
                 (game_id, json.dumps(rules), str(seed), first_dealer, time.time(), "playing"),
             )
             c.executemany(
-                f"INSERT INTO seats (game_id, seat, token_hash, name, player, player_hash) VALUES ({', '.join([_P] * 6)})",
+                f"INSERT INTO seats (game_id, seat, token_hash, name, player, player_hash) VALUES ({', '.join([PARAM] * 6)})",
                 [(game_id, s.seat, s.token_hash, s.name, s.player, s.player_hash) for s in seats],
             )
 
     def get_game(self, game_id: str) -> GameRow | None:
         with self.connection() as c:
-            row = c.execute(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = {_P}", (game_id,)).fetchone()
+            row = c.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = {PARAM}", (game_id,)).fetchone()
             return None if row is None else _with_seats(c, [row])[0]
 
     def list_games(self, status: str | None = None, limit: int = 200, *, player: str | None = None) -> list[GameRow]:
         """Games newest first; ``player`` (an identity hash) keeps only the games it plays a seat of."""
-        sql = f"SELECT {_GAME_COLUMNS} FROM games"
+        sql = f"SELECT {GAME_COLUMNS} FROM games"
         where, params = [], []
         if status is not None:
-            where.append(f"status = {_P}")
+            where.append(f"status = {PARAM}")
             params.append(status)
         if player is not None:
-            where.append(f"id IN (SELECT game_id FROM seats WHERE player_hash = {_P})")
+            where.append(f"id IN (SELECT game_id FROM seats WHERE player_hash = {PARAM})")
             params.append(player)
         if where:
             sql += " WHERE " + " AND ".join(where)
-        sql += f" ORDER BY created DESC LIMIT {_P}"
+        sql += f" ORDER BY created DESC LIMIT {PARAM}"
         with self.connection() as c:
             rows = c.execute(sql, (*params, limit)).fetchall()
             return _with_seats(c, rows)
 
     def finish_game(self, game_id: str, final: dict[str, Any]) -> None:
         self._write(
-            f"UPDATE games SET status = 'finished', finished = {_P}, final = {_P} WHERE id = {_P}",
+            f"UPDATE games SET status = 'finished', finished = {PARAM}, final = {PARAM} WHERE id = {PARAM}",
             (time.time(), json.dumps(final), game_id),
         )
 
@@ -286,7 +286,7 @@ class Store(StepWrites):
         if status not in ("playing", "abandoned"):
             raise ValueError(f"a game can be set playing or abandoned, not {status!r}")
         with self.connection() as c:
-            c.execute(f"UPDATE games SET status = {_P} WHERE id = {_P} AND status != 'finished'", (status, game_id))
+            c.execute(f"UPDATE games SET status = {PARAM} WHERE id = {PARAM} AND status != 'finished'", (status, game_id))
 
     # -- games played at a terminal --------------------------------------------------------
 
@@ -296,7 +296,7 @@ class Store(StepWrites):
             raise ValueError(f"terminal clients are {', '.join(TERMINAL_CLIENTS)}, not {client!r}")
         with self.connection() as c:
             c.execute(
-                f"INSERT INTO terminal_games (game_id, client, undo, replaces) VALUES ({_P}, {_P}, {_P}, {_P})",
+                f"INSERT INTO terminal_games (game_id, client, undo, replaces) VALUES ({PARAM}, {PARAM}, {PARAM}, {PARAM})",
                 (game_id, client, int(undo), replaces),
             )
 
@@ -304,7 +304,7 @@ class Store(StepWrites):
         """``(client, undo allowed, the game it replaces)`` of a terminal game, or None."""
         with self.connection() as c:
             row = c.execute(
-                f"SELECT client, undo, replaces FROM terminal_games WHERE game_id = {_P}", (game_id,)
+                f"SELECT client, undo, replaces FROM terminal_games WHERE game_id = {PARAM}", (game_id,)
             ).fetchone()
         return None if row is None else (row[0], bool(row[1]), row[2])
 
@@ -312,9 +312,9 @@ class Store(StepWrites):
         """The newest game still being played in one of these terminal apps, or None."""
         with self.connection() as c:
             row = c.execute(
-                f"SELECT {', '.join('g.' + col for col in _GAME_COLUMNS.split(', '))} FROM games g "
+                f"SELECT {', '.join('g.' + col for col in GAME_COLUMNS.split(', '))} FROM games g "
                 f"JOIN terminal_games t ON t.game_id = g.id WHERE g.status = 'playing' "
-                f"AND t.client IN ({', '.join([_P] * len(clients))}) ORDER BY g.created DESC, g.rowid DESC LIMIT 1",
+                f"AND t.client IN ({', '.join([PARAM] * len(clients))}) ORDER BY g.created DESC, g.rowid DESC LIMIT 1",
                 tuple(clients),
             ).fetchone()
             return None if row is None else _with_seats(c, [row])[0]
@@ -326,34 +326,34 @@ class Store(StepWrites):
         The hands are copied as they are, so the actions dropped must all belong to unfinished hands
         of the deal in progress (an undo within a finished hand would leave its result behind)."""
         with self.connection() as c:
-            old = c.execute(f"SELECT status FROM games WHERE id = {_P}", (old_id,)).fetchone()
+            old = c.execute(f"SELECT status FROM games WHERE id = {PARAM}", (old_id,)).fetchone()
             if old is None or old[0] != "playing":
                 raise StoreError(f"game {old_id} is not being played: {'no such game' if old is None else old[0]}")
             c.execute(
                 f"INSERT INTO games (id, rules, seed, first_dealer, created, status) "
-                f"SELECT {_P}, rules, seed, first_dealer, {_P}, 'playing' FROM games WHERE id = {_P}",
+                f"SELECT {PARAM}, rules, seed, first_dealer, {PARAM}, 'playing' FROM games WHERE id = {PARAM}",
                 (new_id, time.time(), old_id),
             )
             c.execute(
                 f"INSERT INTO seats (game_id, seat, token_hash, name, player) "
-                f"SELECT {_P}, seat, token_hash, name, player FROM seats WHERE game_id = {_P}",
+                f"SELECT {PARAM}, seat, token_hash, name, player FROM seats WHERE game_id = {PARAM}",
                 (new_id, old_id),
             )
             c.execute(
                 f"INSERT INTO hands (game_id, hand_no, dealer, deck, nonce, result, deadwood) "
-                f"SELECT {_P}, hand_no, dealer, deck, nonce, result, deadwood FROM hands WHERE game_id = {_P}",
+                f"SELECT {PARAM}, hand_no, dealer, deck, nonce, result, deadwood FROM hands WHERE game_id = {PARAM}",
                 (new_id, old_id),
             )
             c.execute(
                 f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) "
-                f"SELECT {_P}, seq, hand_no, seat, action, created FROM actions WHERE game_id = {_P} AND seq < {_P}",
+                f"SELECT {PARAM}, seq, hand_no, seat, action, created FROM actions WHERE game_id = {PARAM} AND seq < {PARAM}",
                 (new_id, old_id, actions),
             )
-            c.execute(f"UPDATE games SET status = 'replaced' WHERE id = {_P}", (old_id,))
-            t = c.execute(f"SELECT client, undo FROM terminal_games WHERE game_id = {_P}", (old_id,)).fetchone()
+            c.execute(f"UPDATE games SET status = 'replaced' WHERE id = {PARAM}", (old_id,))
+            t = c.execute(f"SELECT client, undo FROM terminal_games WHERE game_id = {PARAM}", (old_id,)).fetchone()
             if t is not None:
                 c.execute(
-                    f"INSERT INTO terminal_games (game_id, client, undo, replaces) VALUES ({_P}, {_P}, {_P}, {_P})",
+                    f"INSERT INTO terminal_games (game_id, client, undo, replaces) VALUES ({PARAM}, {PARAM}, {PARAM}, {PARAM})",
                     (new_id, t[0], t[1], old_id),
                 )
 
@@ -361,7 +361,7 @@ class Store(StepWrites):
         """One seat's name (a friend who joined by link names themself)."""
         with self.connection() as c:
             c.execute(
-                f"UPDATE seats SET name = {_P} WHERE game_id = {_P} AND seat = {_P}", (name, game_id, seat)
+                f"UPDATE seats SET name = {PARAM} WHERE game_id = {PARAM} AND seat = {PARAM}", (name, game_id, seat)
             )
 
     def claim_seat(self, game_id: str, seat: int, player_hash: str) -> bool:
@@ -370,14 +370,14 @@ class Store(StepWrites):
         Returns whether this call claimed it."""
         with self.connection() as c:
             cur = c.execute(
-                f"UPDATE seats SET player_hash = {_P} WHERE game_id = {_P} AND seat = {_P} AND player_hash IS NULL",
+                f"UPDATE seats SET player_hash = {PARAM} WHERE game_id = {PARAM} AND seat = {PARAM} AND player_hash IS NULL",
                 (player_hash, game_id, seat),
             )
             return bool(cur.rowcount)
 
     def set_shared(self, game_id: str, shared: bool) -> None:
         with self.connection() as c:
-            c.execute(f"UPDATE games SET shared = {_P} WHERE id = {_P}", (int(shared), game_id))
+            c.execute(f"UPDATE games SET shared = {PARAM} WHERE id = {PARAM}", (int(shared), game_id))
 
     # -- hands and actions -----------------------------------------------------------------
 
@@ -390,7 +390,7 @@ class Store(StepWrites):
             with self.connection() as c:
                 c.execute(
                     "INSERT INTO hands (game_id, hand_no, dealer, deck, nonce, commitment, scheme) "
-                    f"VALUES ({', '.join([_P] * 7)})",
+                    f"VALUES ({', '.join([PARAM] * 7)})",
                     (game_id, hand_no, dealer, json.dumps(deck), nonce, digest, SCHEME),
                 )
         except Exception as e:
@@ -402,14 +402,14 @@ class Store(StepWrites):
     def end_hand(self, game_id: str, hand_no: int, result: dict[str, Any], deadwood: list[int]) -> None:
         """Keep each hand's result and final deadwood so statistics need no replay."""
         self._write(
-            f"UPDATE hands SET result = {_P}, deadwood = {_P} WHERE game_id = {_P} AND hand_no = {_P}",
+            f"UPDATE hands SET result = {PARAM}, deadwood = {PARAM} WHERE game_id = {PARAM} AND hand_no = {PARAM}",
             (json.dumps(result), json.dumps(deadwood), game_id, hand_no),
         )
 
     def hands(self, game_id: str) -> list[HandRow]:
         with self.connection() as c:
             rows = c.execute(
-                f"SELECT {_HAND_COLUMNS} FROM hands WHERE game_id = {_P} ORDER BY hand_no", (game_id,)
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE game_id = {PARAM} ORDER BY hand_no", (game_id,)
             ).fetchall()
         return [_hand(r) for r in rows]
 
@@ -417,7 +417,7 @@ class Store(StepWrites):
         """Append one action. The primary key (game, seq) refuses a second writer of the same step
         (another instance that played it first): :class:`Taken`."""
         self._write(
-            f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) VALUES ({', '.join([_P] * 6)})",
+            f"INSERT INTO actions (game_id, seq, hand_no, seat, action, created) VALUES ({', '.join([PARAM] * 6)})",
             (game_id, seq, hand_no, seat, action, time.time()),
             f"game {game_id}: action {seq} is already stored",
         )
@@ -427,11 +427,11 @@ class Store(StepWrites):
         another instance stored since this one last looked."""
         with self.connection() as c:
             hands = c.execute(
-                f"SELECT {_HAND_COLUMNS} FROM hands WHERE game_id = {_P} AND hand_no >= {_P} ORDER BY hand_no",
+                f"SELECT {_HAND_COLUMNS} FROM hands WHERE game_id = {PARAM} AND hand_no >= {PARAM} ORDER BY hand_no",
                 (game_id, hand_no),
             ).fetchall()
             actions = c.execute(
-                f"SELECT seq, hand_no, seat, action FROM actions WHERE game_id = {_P} AND seq >= {_P} ORDER BY seq",
+                f"SELECT seq, hand_no, seat, action FROM actions WHERE game_id = {PARAM} AND seq >= {PARAM} ORDER BY seq",
                 (game_id, seq),
             ).fetchall()
         return [_hand(r) for r in hands], [ActionRow(*r) for r in actions]
@@ -440,9 +440,9 @@ class Store(StepWrites):
         """A seat is ready for the hand after ``hand_no``; returns every seat ready for it."""
         with self.connection() as c:
             # The game's row locked first: two seats marked at once on two instances each see the other.
-            c.execute(f"UPDATE games SET status = status WHERE id = {_P}", (game_id,))
+            c.execute(f"UPDATE games SET status = status WHERE id = {PARAM}", (game_id,))
             c.execute(
-                f"INSERT INTO ready (game_id, hand_no, seat) VALUES ({_P}, {_P}, {_P}) ON CONFLICT DO NOTHING",
+                f"INSERT INTO ready (game_id, hand_no, seat) VALUES ({PARAM}, {PARAM}, {PARAM}) ON CONFLICT DO NOTHING",
                 (game_id, hand_no, seat),
             )
             return self._ready(c, game_id, hand_no)
@@ -455,18 +455,18 @@ class Store(StepWrites):
     @staticmethod
     def _ready(c: Any, game_id: str, hand_no: int) -> list[int]:
         rows = c.execute(
-            f"SELECT seat FROM ready WHERE game_id = {_P} AND hand_no = {_P} ORDER BY seat", (game_id, hand_no)
+            f"SELECT seat FROM ready WHERE game_id = {PARAM} AND hand_no = {PARAM} ORDER BY seat", (game_id, hand_no)
         ).fetchall()
         return [int(r[0]) for r in rows]
 
     def set_pace(self, game_id: str, pace: float | None) -> None:
         with self.connection() as c:
-            c.execute(f"UPDATE games SET pace = {_P} WHERE id = {_P}", (pace, game_id))
+            c.execute(f"UPDATE games SET pace = {PARAM} WHERE id = {PARAM}", (pace, game_id))
 
     def actions(self, game_id: str) -> list[ActionRow]:
         with self.connection() as c:
             rows = c.execute(
-                f"SELECT seq, hand_no, seat, action FROM actions WHERE game_id = {_P} ORDER BY seq",
+                f"SELECT seq, hand_no, seat, action FROM actions WHERE game_id = {PARAM} ORDER BY seq",
                 (game_id,),
             ).fetchall()
         return [ActionRow(*r) for r in rows]
@@ -537,7 +537,7 @@ class Store(StepWrites):
         with self.connection() as c:
             rows = c.execute(
                 f"SELECT game_id, {_HAND_COLUMNS} FROM hands WHERE game_id IN "
-                f"({', '.join([_P] * len(ids))}) ORDER BY game_id, hand_no",
+                f"({', '.join([PARAM] * len(ids))}) ORDER BY game_id, hand_no",
                 ids,
             ).fetchall()
         by_game: dict[str, list[HandRow]] = {i: [] for i in ids}
@@ -590,14 +590,14 @@ def _hand(r: Sequence[Any]) -> HandRow:
 
 
 def _with_seats(c: Any, rows: Sequence[tuple[Any, ...]]) -> list[GameRow]:
-    """Game rows (in :data:`_GAME_COLUMNS` order) with their seats, read in one query."""
+    """Game rows (in :data:`GAME_COLUMNS` order) with their seats, read in one query."""
     if not rows:
         return []
     ids = [r[0] for r in rows]
     seats: dict[str, list[SeatRow]] = {i: [] for i in ids}
     for game_id, seat, token_hash, name, player, player_hash in c.execute(
         "SELECT game_id, seat, token_hash, name, player, player_hash FROM seats WHERE game_id IN "
-        f"({', '.join([_P] * len(ids))}) ORDER BY game_id, seat",
+        f"({', '.join([PARAM] * len(ids))}) ORDER BY game_id, seat",
         ids,
     ):
         seats[game_id].append(SeatRow(seat, token_hash, name, player, player_hash))

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 #: The parameter placeholder the store's SQL is written with (:mod:`~ginrummy.storage_backend`
 #: turns it into ``%s`` for psycopg).
-_P = "?"
+PARAM = "?"
 
 #: The ``player`` of a seat taken by a person (a computer seat names its strength, e.g. "simple").
 HUMAN = "human"
@@ -105,7 +105,7 @@ _SCHEMA = [
 #: PostgreSQL only: an insertion order for games (SQLite's ``rowid``), the tie-break of equal times.
 _PG_EXTRA = ["ALTER TABLE games ADD COLUMN IF NOT EXISTS rowid BIGSERIAL"]
 
-_GAME_COLUMNS = "id, rules, seed, first_dealer, created, finished, status, final, shared, pace"
+GAME_COLUMNS = "id, rules, seed, first_dealer, created, finished, status, final, shared, pace"
 #: The columns of games as version 1 had them (the migrations copy these).
 _GAME_COLUMNS_V1 = "id, rules, seed, first_dealer, created, finished, status, final"
 
@@ -150,7 +150,7 @@ def _migrate_seat_columns_to_rows(c: Any) -> None:
         for seat, token_hash in enumerate((token0, token1)):
             player = opponent if computer_seat == seat else HUMAN
             seat_rows.append((game_id, seat, token_hash, seat_names[seat], player))
-    c.executemany(f"INSERT INTO seats (game_id, seat, token_hash, name, player) VALUES ({', '.join([_P] * 5)})", seat_rows)
+    c.executemany(f"INSERT INTO seats (game_id, seat, token_hash, name, player) VALUES ({', '.join([PARAM] * 5)})", seat_rows)
     c.execute("UPDATE games SET shared = 1")
     _migrate_deal_commitments(c)
     _pin_oklahoma_targets(c)
@@ -176,7 +176,7 @@ def _pin_oklahoma_targets(c: Any) -> None:
             preset = PRESETS.get(rules.get("preset", "classic"), {})
             if not preset.get("oklahoma"):
                 over["target"] = preset.get("target", 100)
-                c.execute(f"UPDATE games SET rules = {_P} WHERE id = {_P}", (json.dumps(rules), game_id))
+                c.execute(f"UPDATE games SET rules = {PARAM} WHERE id = {PARAM}", (json.dumps(rules), game_id))
 
 
 def _migrate_deal_commitments(c: Any) -> None:
@@ -185,6 +185,6 @@ def _migrate_deal_commitments(c: Any) -> None:
     c.execute("ALTER TABLE hands ADD COLUMN scheme INTEGER NOT NULL DEFAULT 1")
     rows = c.execute("SELECT game_id, hand_no, deck, nonce FROM hands").fetchall()
     c.executemany(
-        f"UPDATE hands SET commitment = {_P} WHERE game_id = {_P} AND hand_no = {_P}",
+        f"UPDATE hands SET commitment = {PARAM} WHERE game_id = {PARAM} AND hand_no = {PARAM}",
         [(commitment(g, n + 1, nonce, json.loads(deck), scheme=1), g, n) for g, n, deck, nonce in rows],
     )

@@ -22,13 +22,13 @@ from ...scoring import score_hand
 if TYPE_CHECKING:
     from ...observation import SeatView
     from .params import ExpertParams
-    from .value import _Decision
+    from .value import Decision
 
 
-def _undercut_weight(bonus: int) -> float:
+def undercut_weight(bonus: int) -> float:
     """How much the undercut is worth waiting for: 0 at a bonus of 10 or less, 1 at 25 or more.
 
-    >>> _undercut_weight(10), _undercut_weight(25), _undercut_weight(20)
+    >>> undercut_weight(10), undercut_weight(25), undercut_weight(20)
     (0.0, 1.0, 0.6666666666666666)
     """
     return min(1.0, max(0.0, (bonus - 10) / 15))
@@ -52,7 +52,7 @@ def knock_points(gin_bonus: int, undercut_bonus: int, knocker_dw: int, defender_
     return r.points if r.winner == 0 else -r.points
 
 
-def _caught(rules: Rules, knock_counts: Sequence[tuple[int, float]], worth: Callable[[float], float],
+def caught_cost(rules: Rules, knock_counts: Sequence[tuple[int, float]], worth: Callable[[float], float],
             dw: int, d_eff: float) -> float:
     """Expected cost (points, lower is better) if the opponent knocks now against deadwood
     ``dw`` (``d_eff`` after expected layoffs): its count from ``knock_counts``, with a 5% chance
@@ -69,7 +69,7 @@ def _caught(rules: Rules, knock_counts: Sequence[tuple[int, float]], worth: Call
 def wait_margin(params: ExpertParams, view: SeatView) -> float:
     """The knock-or-wait margin for these rules: the undercut bonus decides what waiting is worth."""
     p = params
-    return p.wait_margin_low + (p.wait_margin - p.wait_margin_low) * _undercut_weight(view.rules.undercut_bonus)
+    return p.wait_margin_low + (p.wait_margin - p.wait_margin_low) * undercut_weight(view.rules.undercut_bonus)
 
 
 def _best_discards(mask: int) -> tuple[int, int]:
@@ -82,7 +82,7 @@ def _best_discards(mask: int) -> tuple[int, int]:
     return best, card
 
 
-def arrangement(dec: _Decision, hand10: int, limit: int) -> tuple[int, list[int]]:
+def arrangement(dec: Decision, hand10: int, limit: int) -> tuple[int, list[int]]:
     """The lowest-deadwood arrangement with the fewest likely layoffs (by the opponent model)."""
     options = arrangements(hand10, limit)
     if not options:
@@ -107,7 +107,7 @@ def arrangement(dec: _Decision, hand10: int, limit: int) -> tuple[int, list[int]
     return best[1], best[2]
 
 
-def knock_ev(view: SeatView, dec: _Decision, hand10: int) -> tuple[float, list[int]]:
+def knock_ev(view: SeatView, dec: Decision, hand10: int) -> tuple[float, list[int]]:
     """Expected utility of knocking with these ten cards, over sampled opponent hands."""
     rules = view.rules
     gin, under = rules.gin_bonus, rules.undercut_bonus
@@ -123,7 +123,7 @@ def knock_ev(view: SeatView, dec: _Decision, hand10: int) -> tuple[float, list[i
     return total / len(ss), melds
 
 
-def wait_ev(view: SeatView, dec: _Decision, hand10: int) -> float:
+def wait_ev(view: SeatView, dec: Decision, hand10: int) -> float:
     """Expected utility of discarding instead of knocking and knocking (or gin) next turn.
 
     One simulated round per sample: the opponent draws from the stock and knocks if it
@@ -173,4 +173,4 @@ def wait_ev(view: SeatView, dec: _Decision, hand10: int) -> float:
     return total / len(ss)
 
 
-__all__ = ["arrangement", "knock_ev", "knock_points", "wait_ev", "wait_margin"]
+__all__ = ["arrangement", "caught_cost", "knock_ev", "knock_points", "undercut_weight", "wait_ev", "wait_margin"]

@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 #: The opponent's chance to knock on its next turn by the value of its last discard, relative to
 #: its average (measured for ``simple`` by ``bench/hazard_quality.py``): a player who throws its
 #: highest loose card and has thrown a low one holds only low loose cards.
-_HAZARD_BY_LAST = (1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 1.65, 1.4, 1.0, 0.8, 0.8)
+HAZARD_BY_LAST = (1.0, 2.0, 2.0, 2.0, 2.0, 2.0, 1.65, 1.4, 1.0, 0.8, 0.8)
 
 
 @dataclass
@@ -119,7 +119,7 @@ def build_knowledge(view: SeatView, params: ExpertParams) -> Knowledge:
     )
 
 
-def _meld_chance(p_opp: list[float], known: int, x: int) -> float:
+def meld_join_chance(p_opp: list[float], known: int, x: int) -> float:
     """Chance that card ``x`` joins a meld of the opponent's hand, the cards held independently.
 
     A set needs two of the other three cards of the rank; a run needs both neighbours on one
@@ -140,7 +140,7 @@ def _meld_chance(p_opp: list[float], known: int, x: int) -> float:
     return 1.0 - (1.0 - p_set) * (1.0 - p_run)
 
 
-def _next_discard_chances(p_opp: list[float], known: int, cards: list[int], power: float) -> dict[int, float]:
+def next_discard_chances(p_opp: list[float], known: int, cards: list[int], power: float) -> dict[int, float]:
     """Chance that each of ``cards`` is the opponent's next discard: it must hold the card, the
     card must be loose (not in one of its melds), and a player throws its high loose cards
     first, so the weight grows with the card's value to ``power``.
@@ -148,7 +148,7 @@ def _next_discard_chances(p_opp: list[float], known: int, cards: list[int], powe
     >>> from ginrummy.cards import parse_card
     >>> p = [0.0] * 52
     >>> p[parse_card("Kc")] = p[parse_card("2d")] = 0.5
-    >>> q = _next_discard_chances(p, 0, [parse_card("Kc"), parse_card("2d")], 2.0)
+    >>> q = next_discard_chances(p, 0, [parse_card("Kc"), parse_card("2d")], 2.0)
     >>> round(q[parse_card("Kc")], 3), round(q[parse_card("2d")], 3)
     (0.962, 0.038)
     """
@@ -156,7 +156,7 @@ def _next_discard_chances(p_opp: list[float], known: int, cards: list[int], powe
     for c in cards:
         pc = p_opp[c]
         if pc > 0:
-            wts[c] = pc * (1.0 - _meld_chance(p_opp, known, c)) * CARD_VALUES[c] ** power
+            wts[c] = pc * (1.0 - meld_join_chance(p_opp, known, c)) * CARD_VALUES[c] ** power
     tot = sum(wts.values())
     return {c: x / tot for c, x in wts.items()} if tot > 0 else {}
 
@@ -204,7 +204,7 @@ def _condition_on_meld(p_opp: list[float], known: int, unseen: int, t: int) -> N
             p_opp[c] = min(0.98, marg[i] / z)
 
 
-def _layoff_chance(p_opp: list[float], known: int, x: int) -> float:
+def layoff_chance(p_opp: list[float], known: int, x: int) -> float:
     """Chance that card ``x`` extends a meld of the opponent's hand (a layoff)."""
 
     def q(c: int) -> float:
@@ -219,7 +219,7 @@ def _layoff_chance(p_opp: list[float], known: int, x: int) -> float:
     return 1.0 - (1.0 - p_set) * (1.0 - p_run)
 
 
-def _drop_worst(mask: int, n: int, keep: int) -> int:
+def drop_worst(mask: int, n: int, keep: int) -> int:
     """Drop ``n`` cards a sensible player would have thrown: highest deadwood outside melds."""
     _, melds = best_arrangement(mask)
     used = 0
@@ -242,4 +242,12 @@ def _drop_worst(mask: int, n: int, keep: int) -> int:
     return mask
 
 
-__all__ = ["Knowledge", "build_knowledge"]
+__all__ = [
+    "HAZARD_BY_LAST",
+    "Knowledge",
+    "build_knowledge",
+    "drop_worst",
+    "layoff_chance",
+    "meld_join_chance",
+    "next_discard_chances",
+]

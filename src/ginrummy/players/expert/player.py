@@ -29,7 +29,7 @@ from ...melds import deadwood
 from ..base import Player
 from .knock import arrangement, knock_ev, wait_ev, wait_margin
 from .params import ExpertParams
-from .value import _Decision
+from .value import Decision
 
 if TYPE_CHECKING:
     from ...observation import SeatView
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 RANK_MASK = 1 | 1 << 13 | 1 << 26 | 1 << 39
 
 
-def _outlook_words(dec: _Decision, hand10: int) -> str:
+def _outlook_words(dec: Decision, hand10: int) -> str:
     """What a kept hand promises, in a player's words: deadwood now and after the next draw."""
     dw = deadwood(hand10)
     e_dw, p_knock, p_gin = dec.outlook(hand10)
@@ -81,7 +81,7 @@ class ExpertPlayer(Player):
         if len(legal) == 1:
             return [(legal[0], 0.0, "the only legal action")]
         rng = random.Random(hash((self.seed, view.hand, view.pile, view.stock_size, len(view.events))))
-        dec = _Decision(view, self.params, rng)
+        dec = Decision(view, self.params, rng)
         kinds = {a.kind for a in legal}
         if Kind.BIG_GIN in kinds:
             return [
@@ -98,7 +98,7 @@ class ExpertPlayer(Player):
 
     # -- drawing ---------------------------------------------------------------------------
 
-    def _draw(self, view: SeatView, dec: _Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
+    def _draw(self, view: SeatView, dec: Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
         """Pile or stock (or pass the upcard): compare the hand values the two lead to."""
         pile_a = next((a for a in legal if a.kind is Kind.PILE), None)
         others = [a for a in legal if a.kind is not Kind.PILE]
@@ -163,7 +163,7 @@ class ExpertPlayer(Player):
         out.append((pile_a, -v_pile, pile_reason))
         return out
 
-    def _last_chance(self, view: SeatView, dec: _Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
+    def _last_chance(self, view: SeatView, dec: Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
         """Take the last discard only to knock with a positive expectation; passing is a dead hand (0)."""
         out: list[tuple[Action, float, str]] = []
         for a in legal:
@@ -182,7 +182,7 @@ class ExpertPlayer(Player):
 
     # -- discarding and knocking -------------------------------------------------------------
 
-    def _discard(self, view: SeatView, dec: _Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
+    def _discard(self, view: SeatView, dec: Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
         hand = view.hand
         taken = view.taken
         p = self.params
@@ -246,7 +246,7 @@ class ExpertPlayer(Player):
 
     # -- laying out ----------------------------------------------------------------------------
 
-    def _layout(self, view: SeatView, dec: _Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
+    def _layout(self, view: SeatView, dec: Decision, legal: list[Action]) -> list[tuple[Action, float, str]]:
         """The knocker lays out its own arrangement with the fewest likely layoffs (by the
         opponent model); the defender's melds are the table's plan (:func:`ginrummy.layout.layout_action`).
 

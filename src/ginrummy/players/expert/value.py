@@ -1,4 +1,4 @@
-"""The expert's per-decision caches and its value of a 10-card hand (:class:`_Decision`).
+"""The expert's per-decision caches and its value of a 10-card hand (:class:`Decision`).
 
 A hand is scored by the *expected* shaped deadwood after its next draw from the stock (exact
 ``min_deadwood_after_discard`` for every unseen card, weighted by the chance it is still in the
@@ -6,7 +6,7 @@ stock), with bonuses for being able to knock or go gin then. Loose cards that wo
 the opponent's melds are credited; the opponent's next discard counts as one more possible
 draw; and the value is mixed, by the chance the opponent knocks on its next turn (and the one
 after), with what that knock would cost. Hand results are weighed by the match score
-(:meth:`_Decision.utility`).
+(:meth:`Decision.utility`).
 """
 
 from __future__ import annotations
@@ -19,14 +19,14 @@ from ...cards import CARD_VALUES, SUIT_MASK, cards_of
 from ...discard_search import min_deadwood_after_discard
 from ...melds import best_arrangement, deadwood, deadwood_cards, joins_meld
 from ..equity import points_equivalent
-from .knock import _caught, _undercut_weight
+from .knock import caught_cost, undercut_weight
 from .knowledge import (
-    _HAZARD_BY_LAST,
-    _drop_worst,
-    _layoff_chance,
-    _meld_chance,
-    _next_discard_chances,
+    HAZARD_BY_LAST,
     build_knowledge,
+    drop_worst,
+    layoff_chance,
+    meld_join_chance,
+    next_discard_chances,
 )
 from .params import ExpertParams
 
@@ -42,7 +42,7 @@ def _worth_table(target: int, gin_bonus: int, undercut_bonus: int, me: int, opp:
     return tuple(points_equivalent(target, gin_bonus, undercut_bonus, me, opp, _SPAN))
 
 
-class _Decision:
+class Decision:
     """Per-decision caches: hand values, stock weights and opponent samples."""
 
     def __init__(self, view: SeatView, params: ExpertParams, rng: random.Random) -> None:
@@ -51,7 +51,7 @@ class _Decision:
         self.rng = rng
         self.k = build_knowledge(view, params)
         self.limit = view.knock_limit
-        self.slope = params.undercut_slope * _undercut_weight(view.rules.undercut_bonus)
+        self.slope = params.undercut_slope * undercut_weight(view.rules.undercut_bonus)
         # Weight of each unseen card as the next stock card: the chance it is not in the opponent's hand.
         self.stock_w = [(c, 1.0 - self.k.p_opp[c]) for c in self.k.unseen_cards]
         tw = sum(x for _, x in self.stock_w)
@@ -61,7 +61,7 @@ class _Decision:
         self._val: dict[int, tuple[float, float, float, float]] = {}
         self._layoff_memo: dict[int, float] = {}
         self._caught_val: dict[int, float] = {}
-        #: ``_caught`` by (deadwood, expected layoff points): hands of one decision share them.
+        #: ``caught_cost`` by (deadwood, expected layoff points): hands of one decision share them.
         self._caught_memo: dict[tuple[int, float], float] = {}
         #: How much a pile take raises the opponent's chance to knock at once, times ``gift``.
         self.take_knock = 0.0
@@ -89,7 +89,7 @@ class _Decision:
             if params.hazard_last and ds:
                 # A player who throws its highest loose card and has thrown a low one holds
                 # only low loose cards: it is close to knocking.
-                scale = 1.0 + params.hazard_last * (_HAZARD_BY_LAST[CARD_VALUES[ds[-1]]] - 1.0)
+                scale = 1.0 + params.hazard_last * (HAZARD_BY_LAST[CARD_VALUES[ds[-1]]] - 1.0)
                 self.hazard = min(params.hazard_cap, self.hazard * scale)
                 self.hazard_next = min(params.hazard_cap, self.hazard_next * scale)
             self.hazard_next *= params.hazard_ahead
@@ -102,7 +102,7 @@ class _Decision:
         self.pile_q: dict[int, float] = {}
         if params.pile_outs:
             k = self.k
-            q = _next_discard_chances(k.p_opp, k.opp_known, k.unseen_cards, params.pile_power)
+            q = next_discard_chances(k.p_opp, k.opp_known, k.unseen_cards, params.pile_power)
             self.pile_q = {c: params.pile_outs * x for c, x in q.items()}
 
     # -- hand values ------------------------------------------------------------------
@@ -173,7 +173,7 @@ class _Decision:
                 if h1:
                     cd = caught_at.get((d, lp1))
                     if cd is None:
-                        cd = caught_at[d, lp1] = self._caught(d, d - lp1)
+                        cd = caught_at[d, lp1] = self.caught_cost(d, d - lp1)
                     e_caught += wt * cd
             tw = self.stock_total
             v = acc / tw
@@ -196,7 +196,7 @@ class _Decision:
         else:
             lp = 0.0
         if self.hazard or self.take_knock:
-            caught = self._caught(dw, dw - lp)
+            caught = self.caught_cost(dw, dw - lp)
             if self.take_knock:
                 self._caught_val[hand10] = caught - got[0]
             hz = self.hazard
@@ -215,11 +215,11 @@ class _Decision:
         self.value(hand10)
         return self.take_knock * meld_chance * self._caught_val[hand10]
 
-    def _caught(self, dw: int, d_eff: float) -> float:
+    def caught_cost(self, dw: int, d_eff: float) -> float:
         """Expected cost if the opponent knocks now against deadwood ``dw`` (``d_eff`` after
         expected layoffs), weighed by the match equity when it decides (no premium here)."""
         worth = self.utility if self.worth is not None else float
-        return _caught(self.view.rules, self._knock_counts, worth, dw, d_eff)
+        return caught_cost(self.view.rules, self._knock_counts, worth, dw, d_eff)
 
     def utility(self, points: float) -> float:
         """A hand result from our side as the match score weighs it: its points plus a premium
@@ -250,7 +250,7 @@ class _Decision:
         for c in cards_of(loose):
             x = memo.get(c)
             if x is None:
-                x = memo[c] = CARD_VALUES[c] * _layoff_chance(k.p_opp, k.opp_known, c)
+                x = memo[c] = CARD_VALUES[c] * layoff_chance(k.p_opp, k.opp_known, c)
             tot += x
         return tot
 
@@ -280,7 +280,7 @@ class _Decision:
             for _, c in keyed[:need]:
                 m |= 1 << c
             if extra:
-                m = _drop_worst(m, extra, k.opp_known)
+                m = drop_worst(m, extra, k.opp_known)
             out.append(m | k.opp_known)
         self._samples = out
         return out
@@ -297,7 +297,7 @@ class _Decision:
         deadwood a little is no gift, so only melds count.
         """
         if self.params.danger_model == 1:
-            return _meld_chance(self.k.p_opp, self.k.opp_known, card)
+            return meld_join_chance(self.k.p_opp, self.k.opp_known, card)
         ss = self.samples()
         if not ss:
             return 0.0
@@ -328,4 +328,4 @@ def _related(hand: int) -> int:
 
 
 
-__all__ = ["_Decision"]
+__all__ = ["Decision"]
