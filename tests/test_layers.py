@@ -94,3 +94,16 @@ def test_no_import_cycles() -> None:
     for mod in sorted(GRAPH):
         if mod not in state:
             dfs(mod)
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    """What one module shares with another is public (no leading underscore): a table or helper
+    another module needs is part of its module's API, and named and documented as such."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+                if private:
+                    found.append(f"{path.relative_to(SRC)}: from {'.' * node.level}{node.module or ''} import {private}")
+    assert not found, found
