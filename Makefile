@@ -4,6 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+# The compiled build (see `make fast`), rebuilt when any source changes.
+FAST := build/fast
+FAST_STAMP := $(FAST)/.built
+SOURCES := setup.py $(shell find src/ginrummy -name '*.py')
 
 .PHONY: run test lint typecheck unit compiled fast browser bench clean install
 
@@ -57,9 +61,6 @@ unit: $(TEST_STAMP) $(FAST_STAMP)
 
 # The compiled build (mypyc): the engine's hot path as C, made from the same source by setup.py and
 # unpacked from its wheel into build/fast. Rebuilt when any source changes (about a minute).
-FAST := build/fast
-FAST_STAMP := $(FAST)/.built
-SOURCES := setup.py $(shell find src/ginrummy -name '*.py')
 $(FAST_STAMP): $(TEST_STAMP) $(SOURCES)
 	rm -rf $(FAST) build/wheels
 	GINRUMMY_COMPILE=1 $(BIN)/python -m pip wheel -q --no-deps --no-build-isolation -w build/wheels .
