@@ -74,7 +74,7 @@ COMPILED_TESTS := tests/test_compiled.py tests/test_actions.py tests/test_cards.
 	tests/test_hand.py tests/test_layout_search.py tests/test_melds_perf_paths.py tests/test_observation.py \
 	tests/test_players.py tests/test_properties.py tests/test_record.py tests/test_rules.py tests/test_seeds.py \
 	tests/test_traps.py tests/test_variants.py tests/test_protocol.py tests/test_envs_openspiel.py \
-	tests/test_batch.py tests/test_match.py tests/test_game.py
+	tests/test_batch.py tests/test_match.py tests/test_game.py tests/test_expert.py
 compiled: $(FAST_STAMP)
 	PYTHONPATH=$(FAST) GINRUMMY_COMPILED=1 $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile \
 	  -p no:cacheprovider $(COMPILED_TESTS)

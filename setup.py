@@ -5,8 +5,8 @@
 
 Without ``GINRUMMY_COMPILE=1`` (``make run``, ``make test``, any editable install) nothing is
 compiled and the package is pure Python; everything else lives in ``pyproject.toml``. The
-modules below are those a whole hand runs through; the compiled build plays exactly as the
-pure one (``tests/test_compiled.py`` compares them).
+modules below are those a whole hand runs through, and the expert player's; the compiled build
+plays exactly as the pure one (``tests/test_compiled.py`` compares them).
 """
 
 import os
@@ -38,6 +38,11 @@ COMPILED_MODULES = [
     "hand",
     "players/driver",
     "players/simple_players",
+    "players/expert/params",
+    "players/expert/knowledge",
+    "players/expert/knock",
+    "players/expert/value",
+    "players/expert/player",
 ]
 
 ext_modules = []

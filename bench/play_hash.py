@@ -54,12 +54,12 @@ class _Watch:
         return a
 
 
-def run(hands: int) -> dict[str, str]:
+def run(hands: int, pairings: tuple[tuple[str, str], ...] = PAIRINGS) -> dict[str, str]:
     out = {}
     total = hashlib.sha256()
     for rname, rules in RULE_SETS.items():
         h = hashlib.sha256()
-        for a, b in PAIRINGS:
+        for a, b in pairings:
             players = [_Watch(get_player(a, seed=3), h), _Watch(get_player(b, seed=4), h)]
             for i in range(hands):
                 deck = list(range(52))
@@ -77,8 +77,11 @@ def run(hands: int) -> dict[str, str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--hands", type=int, default=150)
+    ap.add_argument("--pairing", action="append", default=[], metavar="A:B",
+                    help="play these two players instead of the five default pairings (repeatable)")
     args = ap.parse_args(argv)
-    for k, v in run(args.hands).items():
+    pairings = tuple(tuple(p.split(":", 1)) for p in args.pairing) or PAIRINGS
+    for k, v in run(args.hands, pairings).items():  # type: ignore[arg-type]
         print(f"{k:12s} {v}")
     return 0
 

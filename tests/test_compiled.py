@@ -4,8 +4,8 @@ same source) is the same engine.
 ``make test`` runs the suite on the pure source, then the engine's tests again on the compiled
 build with ``GINRUMMY_COMPILED=1``; the first test here checks that each run tested the build it
 says (so a stale extension beside the source, or a missing one in ``build/fast``, fails loudly).
-The second plays fixed-seed hands of ``bench/play_hash.py`` (40 a pairing and rule set) on both builds and compares
-every view, history and result.
+The others play fixed-seed hands of ``bench/play_hash.py`` on both builds (40 a pairing and rule
+set; the expert's games 10) and compare every view, history and result.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ def test_this_run_tests_the_build_it_names() -> None:
     assert ginrummy.COMPILED is COMPILED_RUN
 
 
-def play_hash(pythonpath: Path) -> str:
+def play_hash(pythonpath: Path, *args: str) -> str:
     env = {**os.environ, "PYTHONPATH": str(pythonpath)}
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "play_hash.py"), "--hands", "40"], env=env, cwd=ROOT,
+    out = subprocess.run([sys.executable, str(ROOT / "bench" / "play_hash.py"), *args], env=env, cwd=ROOT,
                          capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     return out.stdout
@@ -56,6 +56,14 @@ def play_hash(pythonpath: Path) -> str:
 
 def test_the_compiled_build_plays_exactly_as_the_pure_source() -> None:
     assert (FAST / ".built").exists(), "build/fast is missing or half built: run `make fast`"
-    pure, compiled = play_hash(ROOT / "src"), play_hash(FAST)
+    pure, compiled = play_hash(ROOT / "src", "--hands", "40"), play_hash(FAST, "--hands", "40")
+    assert "total" in pure
+    assert compiled == pure
+
+
+def test_the_compiled_expert_plays_exactly_as_the_pure_one() -> None:
+    assert (FAST / ".built").exists(), "build/fast is missing or half built: run `make fast`"
+    args = ("--hands", "10", "--pairing", "expert:simple", "--pairing", "greedy:expert")
+    pure, compiled = play_hash(ROOT / "src", *args), play_hash(FAST, *args)
     assert "total" in pure
     assert compiled == pure

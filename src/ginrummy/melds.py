@@ -164,7 +164,11 @@ def _build_suit_runs() -> list[tuple[tuple[int, ...], ...]]:
     return out
 
 
-_R0, _R1, _R2, _R3 = _build_suit_runs()
+_SUIT_RUNS: Final = _build_suit_runs()
+_R0: Final = _SUIT_RUNS[0]
+_R1: Final = _SUIT_RUNS[1]
+_R2: Final = _SUIT_RUNS[2]
+_R3: Final = _SUIT_RUNS[3]
 
 
 def _build_removal_tables() -> tuple[tuple[int, ...], tuple[int, ...]]:
