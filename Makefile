@@ -47,7 +47,7 @@ run: $(STAMP)
 	$(BIN)/ginrummy serve
 
 lint: $(TEST_STAMP)
-	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff check src tests bench setup.py
 
 typecheck: $(TEST_STAMP)
 	$(BIN)/mypy
