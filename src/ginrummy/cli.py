@@ -30,10 +30,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import __version__
+    from . import COMPILED, __version__
 
     parser = argparse.ArgumentParser(prog="ginrummy", description="Gin Rummy: rules engine, players, apps.")
-    parser.add_argument("--version", action="version", version=f"ginrummy {__version__}")
+    build = " (compiled with mypyc)" if COMPILED else ""
+    parser.add_argument("--version", action="version", version=f"ginrummy {__version__}{build}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         try:
