@@ -3,8 +3,8 @@
     GINRUMMY_COMPILE=1 pip install .         # a user's install, compiled (needs gcc and Python's headers)
     make fast                                # the same build unpacked in build/fast, for tests and benchmarks
 
-Without ``GINRUMMY_COMPILE=1`` (``make run``, ``make test``, any editable install) nothing is
-compiled and the package is pure Python; everything else lives in ``pyproject.toml``. The
+Without ``GINRUMMY_COMPILE=1`` (``make run``, the editable install ``make test`` tests first)
+nothing is compiled and the package is pure Python; everything else lives in ``pyproject.toml``. The
 modules below are those a whole hand runs through, and the expert player's; the compiled build
 plays exactly as the pure one (``tests/test_compiled.py`` compares them).
 """
@@ -25,7 +25,8 @@ class ParallelBuildExt(build_ext):
             self.parallel = os.cpu_count() or 1
 
 
-#: The engine's hot path, in import order (each imports only earlier ones or pure-Python modules).
+#: The engine's hot path and the expert player, in import order (each imports only earlier ones
+#: or pure-Python modules).
 COMPILED_MODULES = [
     "cards",
     "actions",
