@@ -351,9 +351,9 @@ class Hand:
         An illegal action raises :class:`IllegalActionError` and changes nothing; bad text or
         an unknown number raises :class:`NotationError`. ``seat``, when given, must be the
         seat to act (servers pass it; the engine itself always knows whose turn it is).
-        (``action`` is typed ``object``: anything is accepted and refused by the engine's own
-        words, in the compiled build too.) ``_checked=False`` is for the engine's own trusted steps (``apply_unchecked``, the
-        default layout played on a copy): the rule checks are skipped.
+        ``action`` is typed ``object``: anything is accepted, and refused in the engine's own
+        words, in the compiled build too. ``_checked=False`` is for the engine's own trusted
+        steps (``apply_unchecked``, the default layout played on a copy): no rule checks.
 
         >>> from ginrummy.rules import Rules
         >>> h = new_hand(Rules(), dealer=1, deck=list(range(52)))

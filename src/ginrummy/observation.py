@@ -70,13 +70,7 @@ class InfoState:
         return _info_state, (self.seat, self._events, self.discards, self.taken, self.declined, self.stock_draws)
 
     def copy(self) -> InfoState:
-        other = InfoState(self.seat)
-        other._events = list(self._events)
-        other.discards = self.discards
-        other.taken = self.taken
-        other.declined = self.declined
-        other.stock_draws = self.stock_draws
-        return other
+        return _info_state(self.seat, list(self._events), self.discards, self.taken, self.declined, self.stock_draws)
 
 
 def _info_state(seat: int, events: list[Event], discards: tuple[int, ...], taken: tuple[int, ...],

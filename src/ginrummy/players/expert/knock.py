@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ...cards import cards_of
+from ...discard_search import best_discards
 from ...layout import best_defense, layoff_targets
 from ...melds import arrangements, best_arrangement, deadwood
 from ...rules import Rules
@@ -53,7 +54,7 @@ def knock_points(gin_bonus: int, undercut_bonus: int, knocker_dw: int, defender_
 
 
 def caught_cost(rules: Rules, knock_counts: Sequence[tuple[int, float]], worth: Callable[[float], float],
-            dw: int, d_eff: float) -> float:
+                dw: int, d_eff: float) -> float:
     """Expected cost (points, lower is better) if the opponent knocks now against deadwood
     ``dw`` (``d_eff`` after expected layoffs): its count from ``knock_counts``, with a 5% chance
     of gin. ``d_eff`` is fractional, so the knock part is the scoring rule written for real
@@ -73,13 +74,9 @@ def wait_margin(params: ExpertParams, view: SeatView) -> float:
 
 
 def _best_discards(mask: int) -> tuple[int, int]:
-    """Lowest deadwood after one discard and that discard."""
-    best, card = 1 << 30, -1
-    for c in cards_of(mask):
-        v = deadwood(mask & ~(1 << c))
-        if v < best:
-            best, card = v, c
-    return best, card
+    """Lowest deadwood after one discard and that discard (the lowest card of those tied)."""
+    best, cards = best_discards(mask)
+    return best, min(cards)
 
 
 def arrangement(dec: Decision, hand10: int, limit: int) -> tuple[int, list[int]]:
