@@ -118,7 +118,9 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         cluster.start(asyncio.get_running_loop(), lambda msg: service.on_message(msg))
         announcing = asyncio.create_task(service.announce()) if cluster.shared else None
+        sweeping = asyncio.create_task(service.sweep())
         yield
+        sweeping.cancel()
         if announcing is not None:
             announcing.cancel()
         await close_rooms(service)
@@ -259,10 +261,10 @@ def _api(service: GameService, store: Store) -> APIRouter:
     @r.post("/games/{game_id}/share")
     async def share(game_id: str, request: Request) -> dict[str, Any]:
         """A player opens the game to everyone (``{"shared": true}``) or closes it again."""
+        data = await inputs.read_object(request)  # first: no wait between taking the room and changing it
         room = await service.room(game_id)
         if room.row.seat_of_player(me(request)) is None:
             service.seat_of(room, _token(request))  # or the seat's token
-        data = await inputs.read_object(request)
         shared = data.get("shared")
         if not isinstance(shared, bool):
             raise WebError(400, "malformed", "shared must be true or false")
@@ -276,15 +278,15 @@ def _api(service: GameService, store: Store) -> APIRouter:
 
     @r.post("/games/{game_id}/actions")
     async def act(game_id: str, request: Request) -> dict[str, Any]:
+        data = await inputs.read_object(request)  # first: no wait between taking the room and changing it
         room, seat = await seat_room(game_id, request)
-        data = await inputs.read_object(request)
         await service.act(room, seat, data.get("action"), data.get("seq"))
         return service.state(room, seat)
 
     @r.post("/games/{game_id}/auto")
     async def auto(game_id: str, request: Request) -> dict[str, Any]:
+        data = await inputs.read_object(request)  # first: no wait between taking the room and changing it
         room, seat = await seat_room(game_id, request)
-        data = await inputs.read_object(request)
         await service.auto(room, seat, data.get("seq"))
         return service.state(room, seat)
 
@@ -296,8 +298,8 @@ def _api(service: GameService, store: Store) -> APIRouter:
 
     @r.post("/games/{game_id}/name")
     async def set_name(game_id: str, request: Request) -> dict[str, Any]:
+        data = await inputs.read_object(request)  # first: no wait between taking the room and changing it
         room, seat = await seat_room(game_id, request)
-        data = await inputs.read_object(request)
         await service.set_name(room, seat, data.get("name"))
         return service.state(room, seat)
 

@@ -11,7 +11,9 @@ The order of every change is fixed, because the issue requires it and players ha
 
 A game not in memory (after a restart) is rebuilt by replaying its log through the engine
 (:meth:`~ginrummy.storage.Store.load_game`); the computer is never asked again for a move it
-already made.
+already made. So a game nobody has open here for :data:`ROOM_IDLE` seconds leaves memory
+(:meth:`GameService.evict_idle`): a server that runs for weeks holds the games being played, not
+every game ever started and left.
 
 Several instances may hold the same game (PostgreSQL, :mod:`~ginrummy.web.cluster`): before each
 change a room catches up with what the others stored (:meth:`GameService.catch_up`), the
@@ -34,6 +36,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -58,6 +61,13 @@ from .room import Connection, Room, encode, room_connected, shown_sits_out
 from .views import game_columns, knock, knocker_count, mine, plan
 
 log = logging.getLogger("ginrummy.web")
+
+#: Seconds a room stays in memory with nobody using it here (no connection, no computer turn, no
+#: request): a page reloaded or a phone back from sleep finds it still there; later it is replayed
+#: from the store.
+ROOM_IDLE = 60.0
+#: Seconds between looks for such rooms.
+ROOM_SWEEP_EVERY = 15.0
 
 class GameService(ComputerTurns, Follower):
     """Creates, loads, plays and describes games. One per app (its part that follows other
@@ -170,6 +180,7 @@ class GameService(ComputerTurns, Follower):
         """The live game as stored now, rebuilt from the store if it is not in memory."""
         room = self.rooms.get(game_id)
         if room is not None:
+            room.used = time.monotonic()
             if self.cluster.shared and not any(room.connections):
                 # Nobody tells this instance of a game it has no connection to: read it again.
                 async with room.lock:
@@ -183,6 +194,7 @@ class GameService(ComputerTurns, Follower):
                 if room is None:
                     room = self.load(game_id)
                     self.rooms[game_id] = room
+                room.used = time.monotonic()
         finally:
             if not lock.locked():
                 self._loading.pop(game_id, None)  # unknown ids must not pile up locks
@@ -198,6 +210,14 @@ class GameService(ComputerTurns, Follower):
         room.actions = len(stored.actions)
         room.actions_before_deal = room.actions - sum(len(h.history) for h in stored.match.tables)
         room.pace = stored.row.pace
+        # Each table's latest move, as its other player may read it (as :meth:`_play` keeps it).
+        for table in range(len(room.match.tables)):
+            moves = [a for a in stored.actions if a.hand_no == room.hand_no(table)]
+            if moves:
+                at = room.match.where(moves[-1].seat)
+                assert at is not None
+                opponent = room.match.current_pairings[table].seats[1 - at[1]]
+                room.lasts[table] = {"seat": moves[-1].seat, "action": room.table.last_seen_by(opponent)}
         self._load_ready(room)
         return room
 
@@ -393,8 +413,10 @@ class GameService(ComputerTurns, Follower):
         if room.is_computer(seat):
             raise forbidden("the computer does not set its own pace")
         room.pace = pace
-        if self.cluster.shared:  # the instance deciding the computer's moves may be another one
-            self.store.set_pace(room.row.id, pace)
+        # Stored: the room may leave memory and be replayed, or another instance may decide the
+        # computer's moves.
+        self.store.set_pace(room.row.id, pace)
+        if self.cluster.shared:
             self.broadcast(room)
 
     async def set_name(self, room: Room, seat: int, name: Any) -> None:
@@ -415,6 +437,7 @@ class GameService(ComputerTurns, Follower):
         """A seat's new connection: told the game as it is now, and announced to the other instances."""
         conn = Connection(seat)
         room.connections[seat].add(conn)
+        room.used = time.monotonic()
         self.cluster.publish(room.row.id, changed=False, connected=self._here(room), hello=True)
         self._tell_here(room)
         self.kick_computer(room)
@@ -422,11 +445,39 @@ class GameService(ComputerTurns, Follower):
 
     def disconnect(self, room: Room, conn: Connection) -> None:
         room.connections[conn.seat].discard(conn)
+        room.used = time.monotonic()
         self.broadcast(room, changed=False)
         self._let_go(room)
         if room.match.is_over and not any(room.connections):
             # A finished game takes no more actions, so dropping it cannot split its log; it reloads on demand.
             self.rooms.pop(room.row.id, None)
+
+    def evict_idle(self, now: float | None = None) -> int:
+        """Drop from memory the rooms nobody has used here for :data:`ROOM_IDLE` seconds (no
+        connection, no computer turn under way, nothing holding the room's lock) and return how
+        many. Everything of a game is in the store before anyone sees it, so nothing is lost:
+        the next request replays it (:meth:`room`). Without this every game started and left
+        would stay in memory, and the collector's full passes would walk them all."""
+        now = time.monotonic() if now is None else now
+        idle = [
+            room
+            for room in self.rooms.values()
+            if now - room.used >= ROOM_IDLE
+            and not any(room.connections)
+            and not room.lock.locked()
+            and all(t.done() for t in room.computer_tasks.values())
+        ]
+        for room in idle:
+            del self.rooms[room.row.id]
+            self._let_go(room)  # a computer lock it still held goes back to the other instances
+        return len(idle)
+
+    async def sweep(self) -> None:
+        """Every :data:`ROOM_SWEEP_EVERY` seconds, :meth:`evict_idle`."""
+        while True:
+            await asyncio.sleep(ROOM_SWEEP_EVERY)
+            if n := self.evict_idle():
+                log.debug("%d idle games left memory; %d stay", n, len(self.rooms))
 
     def broadcast(self, room: Room, ref: tuple[Connection, Any] | None = None, *, changed: bool = True) -> None:
         """Queue each seat's own state to each of its connections (two tabs see the same), and

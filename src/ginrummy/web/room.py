@@ -75,6 +75,9 @@ class Room:
     pace: float | None = None
     #: Seats other instances have connections for: instance -> (one flag per seat, when last heard).
     remote: dict[str, tuple[list[int], float]] = field(default_factory=dict)
+    #: When this instance last used the room (a request, a connection coming or going): a room
+    #: unused for a while leaves memory (:meth:`~ginrummy.web.games.GameService.evict_idle`).
+    used: float = field(default_factory=time.monotonic)
     #: Another instance changed the game since this room last read the database (it catches up
     #: before its next change; a change racing the notice is refused by the database and caught up then).
     dirty: bool = False
