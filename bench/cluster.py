@@ -12,9 +12,11 @@ server is the tests' (tests/pg_server.py: a fresh data directory, a free port, `
 SQLite's WAL ``synchronous=NORMAL`` does not sync each commit either); the proxy is
 deploy/nginx-ginrummy.conf run by tests/proxy.py. Computer delay 0, so the figures measure the
 servers. On a 2-core machine the load generator, nginx, PostgreSQL, both instances and their
-computer workers share the same two cores: read the ratio with that in mind.
+computer workers share the same two cores: read the ratio with that in mind, or give each
+instance a budget of its own (``--instance-cpu``). Every core is kept out of its idle states by
+an idle-priority spinner while measuring (:class:`Awake`; ``--no-awake`` leaves them be).
 
-    python bench/cluster.py --steps 50,100,150,200,250,300 --duration 30
+    python bench/cluster.py --steps 300,350,400,450,500,550,600,650,700,800 --duration 30 --instance-cpu 0.25
 """
 
 from __future__ import annotations
