@@ -4,6 +4,7 @@ and is replayed from the store when opened again, with nothing lost; a game in u
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -42,7 +43,6 @@ def play_some(client: TestClient, gid: str, token: str, messages: int = 40) -> d
     with client.websocket_connect(f"/api/ws/{gid}") as ws:
         ws.send_json({"type": "hello", "token": token})
         msg = ws.receive_json()
-        ws.send_json({"type": "pace", "seconds": 2})
         for _ in range(messages):
             out = autoplay.respond(msg) if msg["type"] == "state" else None
             if out is not None:
@@ -50,7 +50,18 @@ def play_some(client: TestClient, gid: str, token: str, messages: int = 40) -> d
             msg = ws.receive_json()
         while msg["type"] != "state" or autoplay.respond(msg) is None:
             msg = ws.receive_json()
+        ws.send_json({"type": "pace", "seconds": 2})  # a choice of the person's, to be kept
+        ws.send_json({"type": "ping"})
+        assert until_type(ws, "pong")
     return msg
+
+
+def until_type(ws: Any, kind: str) -> dict[str, Any]:
+    for _ in range(100):
+        msg = ws.receive_json()
+        if msg["type"] == kind:
+            return msg  # type: ignore[no-any-return]
+    raise AssertionError(f"no {kind} message came")
 
 
 def wait_unwatched(client: TestClient, gid: str) -> None:
@@ -84,6 +95,7 @@ def test_a_game_left_alone_leaves_memory_and_resumes_from_the_store(client: Test
         }
         # The pace the person chose was stored, so it survives too.
         assert service.rooms[gid].pace == 2.0
+        ws.send_json({"type": "pace", "seconds": 0})  # and no pause from here on, to play on quickly
         msg = again
         for _ in range(3000):  # and it plays on to the end
             if msg["type"] == "state" and msg["game"]["status"] == "finished":
@@ -142,3 +154,36 @@ def test_the_server_sweeps_idle_games_by_itself(store_target: str, monkeypatch: 
         state = client.get(f"/api/games/{g['id']}/state", headers={"X-Seat-Token": g["token"]})
         assert state.status_code == 200, state.text
         assert state.json()["game"]["status"] == "playing"
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_score_sheet_rows_are_built_once_and_again_when_a_name_changes(tmp_path: Any, players: int) -> None:
+    from test_web_seated import new_game, step
+
+    with TestClient(create_app(tmp_path / "sheet.sqlite3", computer_delay=0, compute="thread")) as client:
+        service = service_of(client)
+        g = new_game(client, players, ["human"] * (players - 1))
+        gid, tokens = g["id"], [g["token"], *(i["token"] for i in g["invites"])]
+        room = service.rooms[gid]
+        for _ in range(5000):
+            if len(room.match.sheet.rows) >= 2 or not step(client, gid, tokens):
+                break
+        assert len(room.match.sheet.rows) >= 2
+
+        def cached_and_fresh() -> tuple[Any, Any]:
+            cached = service.public(room)["sheet"]
+            room.sheet_cache.clear()
+            return cached, service.public(room)["sheet"]
+
+        cached, fresh = on_loop(client, cached_and_fresh)
+        assert cached == fresh
+        assert on_loop(client, lambda: service.public(room)["sheet"][0] is room.sheet_cache[0][2])  # built once
+        # A seat that played the first hand (with three, one sits each hand out).
+        seat = cached[0]["tables"][0]["pairing"]["seats"][0] if players > 2 else 0
+        r = client.post(f"/api/games/{gid}/name", json={"name": "Zelda"}, headers={"X-Seat-Token": tokens[seat]})
+        assert r.status_code == 200, r.text
+        renamed = r.json()["game"]["sheet"]
+        cached, fresh = on_loop(client, cached_and_fresh)
+        assert renamed == cached == fresh
+        if players > 2:  # a row's explanation names the players
+            assert "Zelda" in json.dumps(renamed)

@@ -506,18 +506,17 @@ class GameService(ComputerTurns, Follower):
         m = room.match
         assert isinstance(m, Match)
         rules = m.rules
-        rows = []
-        for row in m.sheet.rows:
-            rows.append(
-                {
-                    "hand": row.index + 1,
-                    "result": row.result.to_json(),
-                    "totals": [list(t) for t in row.totals],
-                    # Games this hand was written in and games it closed (0-based), as on a Hollywood sheet.
-                    "written": list(row.written),
-                    "closed": list(row.closed),
-                }
-            )
+        rows = room.sheet_json(
+            m.sheet.rows,
+            lambda row: {
+                "hand": row.index + 1,
+                "result": row.result.to_json(),
+                "totals": [list(t) for t in row.totals],
+                # Games this hand was written in and games it closed (0-based), as on a Hollywood sheet.
+                "written": list(row.written),
+                "closed": list(row.closed),
+            },
+        )
         columns = game_columns(m.sheet)
         final = None
         if m.is_over:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,6 +89,8 @@ class Room:
 
     #: The game's session: seats, turns, layouts; each action is stored before it is applied.
     table: Table[Game] = field(init=False)
+    #: The score sheet's rows as sent (:meth:`sheet_json`): (the sheet's row, the names, the JSON).
+    sheet_cache: list[tuple[Any, tuple[str, ...], dict[str, Any]]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.rules_json = self.match.rules.to_json()
@@ -96,6 +99,27 @@ class Room:
         self.table = Table(self.match, [Seat(self.row.names[s], computer=self.is_computer(s)) for s in range(n)])
         self.connections = [set() for _ in range(n)]
         self.ready = self.computers()
+
+    def sheet_json(self, rows: Sequence[Any], build: Callable[[Any], dict[str, Any]]) -> list[dict[str, Any]]:
+        """The score sheet's rows as every message sends them, each built by ``build`` once, so a
+        state message costs the same in the tenth hand as in the first. A sheet's rows are frozen: a
+        corrected sheet has new ones, and a seat renamed builds them again (a row's explanation
+        names the players). The rows returned are shared: read only."""
+        names = tuple(self.row.names)
+        cache = self.sheet_cache
+        del cache[len(rows) :]
+        out = []
+        for i, r in enumerate(rows):
+            if i < len(cache) and cache[i][0] is r and cache[i][1] == names:
+                out.append(cache[i][2])
+                continue
+            built = build(r)
+            if i < len(cache):
+                cache[i] = (r, names, built)
+            else:
+                cache.append((r, names, built))
+            out.append(built)
+        return out
 
     @property
     def seats(self) -> int:

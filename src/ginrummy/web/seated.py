@@ -113,7 +113,7 @@ def public(room: Room) -> dict[str, Any]:
         "pairings": [p.to_json() for p in m.current_pairings],
         "upcoming": [p.to_json() for p in m.next_pairings] if not m.in_progress and not m.is_over else [],
         "tables_over": [h.is_over for h in m.tables],
-        "sheet": [_sheet_row(room, r.index, r.result, r.totals, r.written, r.closed) for r in sheet.rows],
+        "sheet": room.sheet_json(sheet.rows, lambda r: _sheet_row(room, r.index, r.result, r.totals, r.written, r.closed)),
         "final": final,
     }
 
