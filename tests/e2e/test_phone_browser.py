@@ -286,8 +286,10 @@ def test_every_page_fits_the_phone_and_every_control_can_be_tapped(
 
 # ---------------------------------------------------------------- playing by touch
 
-def tap_turn(page: Any, by_button: bool) -> tuple[int, str] | None:
-    """Make one move by tapping, as a person with a phone would; returns (seq answered, what was done)."""
+def tap_turn(page: Any, by_button: bool, end_ok: bool = True) -> tuple[int, str] | None:
+    """Make one move by tapping, as a person with a phone would; returns (seq answered, what was
+    done). ``end_ok`` False: discard rather than knock or go gin (so both ways of discarding are
+    tapped before a deal that allows an early knock ends the hand)."""
     seen, actions, discarding, legal, after = page.evaluate(
         """() => [state ? state.seq : -1,
             [...document.querySelectorAll('#actions button')].map(e => e.dataset.action),
@@ -296,7 +298,7 @@ def tap_turn(page: Any, by_button: bool) -> tuple[int, str] | None:
     if page.is_visible("#handend") or (not actions and not discarding):
         return None
     for name in ("gin", "big-gin", "knock", "auto", "done", "pass"):
-        if name in actions:
+        if name in actions and (end_ok or name not in ("gin", "big-gin", "knock") or not discarding):
             page.tap(f"#actions button[data-action='{name}']")
             return int(seen), name
     if "stock" in actions:
@@ -343,7 +345,7 @@ def test_a_hand_played_by_taps_alone_with_a_knock(server: str, browser: Any, wid
             if phase and phase not in phases:  # each step of a hand as it first shows: all of it fits
                 phases.add(phase)
                 check_layout(page, width, f"the table at the {phase} step")
-            move = tap_turn(page, by_button=done.count("discard") % 2 == 1)
+            move = tap_turn(page, by_button=done.count("discard") % 2 == 1, end_ok=done.count("discard") >= 2)
             if move is None:
                 page.wait_for_timeout(30)
                 continue
