@@ -69,6 +69,7 @@ ROOM_IDLE = 60.0
 #: Seconds between looks for such rooms.
 ROOM_SWEEP_EVERY = 15.0
 
+
 class GameService(ComputerTurns, Follower):
     """Creates, loads, plays and describes games. One per app (its part that follows other
     instances on the same database is :class:`~ginrummy.web.games_cluster.Follower`)."""
