@@ -47,14 +47,11 @@ class Awake:
     """Keeps every core out of its idle states while measuring: a spinning process pinned to each
     core at ``SCHED_IDLE``, which runs only when nothing else wants the core.
 
-    A core that idles between requests pays, at each wake-up, for leaving its idle state and for
-    cold caches, charged to whichever process wakes. On this machine that made an instance's CPU
-    per person's action depend on how busy it was, not on the work: 1.90 ms at 25 actions/s
-    against 1.07 at 200 on SQLite, and a lightly loaded instance cost 1.53 ms an action alone but
-    1.08 with a spinner on its core. A server near its capacity never idles, and neither does a
-    configuration with the spinners, so both are measured as a busy machine would run them
-    (each of two instances within a quota is otherwise always lightly loaded). The spinners' own
-    CPU is left out of every figure."""
+    A core that idles between requests charges each wake-up (leaving the idle state, cold caches)
+    to the process that wakes, so a lightly loaded instance (each of two within a quota always is)
+    pays more CPU per action than a busy one for the same work. A server near its capacity never
+    idles, and with the spinners neither configuration does (figures: bench/README.md, cluster
+    section). The spinners' own CPU is left out of every figure."""
 
     CODE = ("import os, sys\nos.sched_setaffinity(0, {int(sys.argv[1])})\n"
             "os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))\nwhile True:\n    pass\n")

@@ -211,14 +211,10 @@ class GameService(ComputerTurns, Follower):
         room.actions = len(stored.actions)
         room.actions_before_deal = room.actions - sum(len(h.history) for h in stored.match.tables)
         room.pace = stored.row.pace
-        # Each table's latest move, as its other player may read it (as :meth:`_play` keeps it).
-        for table in range(len(room.match.tables)):
-            moves = [a for a in stored.actions if a.hand_no == room.hand_no(table)]
-            if moves:
-                at = room.match.where(moves[-1].seat)
-                assert at is not None
-                opponent = room.match.current_pairings[table].seats[1 - at[1]]
-                room.lasts[table] = {"seat": moves[-1].seat, "action": room.table.last_seen_by(opponent)}
+        for table in range(len(room.match.tables)):  # each table's latest move, as when it was made
+            last = next((a for a in reversed(stored.actions) if a.hand_no == room.hand_no(table)), None)
+            if last is not None:
+                room.note_last(last.seat)
         self._load_ready(room)
         return room
 
@@ -360,7 +356,7 @@ class GameService(ComputerTurns, Follower):
         together before anyone is told; if they fail the room follows the log again."""
         at = room.match.where(seat)
         assert at is not None
-        table, hand_seat = at
+        table = at[0]
         hand = room.match.tables[table]
         hand_no = room.hand_no(table)
 
@@ -377,10 +373,7 @@ class GameService(ComputerTurns, Follower):
             with self.store.collect() as writes:
                 play(seat)
                 if room.actions != before:
-                    # The last step as the other player at the table may read it (a stock card or
-                    # knock discard hidden).
-                    opponent = room.match.current_pairings[table].seats[1 - hand_seat]
-                    room.lasts[table] = {"seat": seat, "action": room.table.last_seen_by(opponent)}
+                    room.note_last(seat)
                 if hand.is_over:
                     self._hand_over(room, hand, hand_no)
             self.store.flush(writes)

@@ -96,11 +96,7 @@ class Follower:
                 deal_to(a.hand_no)
                 room.table.act(a.seat, Action.parse(a.action))
                 room.actions += 1
-                at = room.match.where(a.seat)
-                assert at is not None
-                table, hand_seat = at
-                opponent = room.match.current_pairings[table].seats[1 - hand_seat]
-                room.lasts[table] = {"seat": a.seat, "action": room.table.last_seen_by(opponent)}
+                room.note_last(a.seat)
             if hands and not room.match.in_progress:
                 deal_to(max(by_no))
             if actions or hands:

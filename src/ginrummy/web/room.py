@@ -121,6 +121,15 @@ class Room:
             out.append(built)
         return out
 
+    def note_last(self, seat: int) -> None:
+        """Keep ``seat``'s move, just made, as the other player at its table may read it (a stock
+        card or a knock's face-down discard hidden): what :attr:`last` and the messages show."""
+        at = self.match.where(seat)
+        assert at is not None
+        table, hand_seat = at
+        opponent = self.match.current_pairings[table].seats[1 - hand_seat]
+        self.lasts[table] = {"seat": seat, "action": self.table.last_seen_by(opponent)}
+
     @property
     def seats(self) -> int:
         return self.match.seats
